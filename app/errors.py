@@ -5,7 +5,7 @@
     ├── KbError                     the knowledge base cannot be used
     │   └── KbInvalid               articles failed to load or lint; carries the problems
     ├── StoreError                  the database cannot be reached or migrated
-    └── InputError                  a caller sent something errkb refuses (too big, undecodable, ...)
+    └── InputError                  a caller sent input errkb refuses (too big, undecodable)
 
 Third-party errors are wrapped at the boundary with ``raise ... from exc``.
 ``cli.py`` maps this tree to exit codes and the HTTP layer maps it to status

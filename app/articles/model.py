@@ -59,7 +59,7 @@ class Signatures(_Strict):
     )
     context: list[NonEmpty] = Field(
         default_factory=list,
-        description="Regexes that raise the score when found in the event's frames or nearby lines.",
+        description="Regexes that raise the score when found near the event (frames, lines).",
     )
     exclude: list[NonEmpty] = Field(
         default_factory=list,

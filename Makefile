@@ -1,0 +1,50 @@
+# errkb: `make run` serves the KB on http://127.0.0.1:8000, `make test` runs the whole suite.
+# Everything installs itself on a fresh machine that has Python 3.11 and make:
+# uv goes into .tools/, the project into .venv/ (from uv.lock).
+
+PYTHON ?= python3
+UV_VERSION := 0.13.9
+TOOLS := .tools
+UV := $(TOOLS)/bin/uv
+VENV := .venv
+BIN := $(VENV)/bin
+export UV_PYTHON_DOWNLOADS := never
+export UV_PROJECT_ENVIRONMENT := $(VENV)
+
+.PHONY: run test check install install-dev schema lint-kb clean help
+
+help:
+	@echo "make run     install, migrate the SQLite database, load kb/, serve on 127.0.0.1:8000"
+	@echo "make test    install the dev dependencies and run the whole test suite"
+	@echo "make check   ruff, mypy (strict), import-linter contracts, errkb lint"
+	@echo "make schema  regenerate kb/schema.json from the article model"
+
+$(UV):
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)"
+
+install: $(UV)
+	$(UV) sync --locked --no-dev --python $(PYTHON)
+
+install-dev: $(UV)
+	$(UV) sync --locked --python $(PYTHON)
+
+run: install
+	$(BIN)/errkb db upgrade
+	$(BIN)/errkb serve
+
+test: install-dev
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+check: install-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+	$(BIN)/errkb lint
+
+schema: install
+	$(BIN)/errkb schema > kb/schema.json
+
+clean:
+	rm -rf $(VENV) $(TOOLS) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,133 @@
+"""Static checks of valid articles: what the schema alone cannot say.
+
+Each check is a small function in ``ARTICLE_CHECKS`` (run per article, in this
+order) or ``KB_CHECKS`` (run once over all articles). A check returns
+problems; it never raises for a bad article. Self-tests that need the matcher
+(examples ranking their article first) live with the matcher, which builds on
+these.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+from app.articles.model import Article
+from app.articles.patterns import MAX_PATTERNS_PER_ARTICLE, check_pattern
+from app.articles.problems import Problem
+from app.articles.sources import ArticleSource, display_path
+
+Pair = tuple[Article, ArticleSource]
+ArticleCheck = Callable[[Article, ArticleSource, Path], Iterable[Problem]]
+KbCheck = Callable[[Sequence[Pair]], Iterable[Problem]]
+
+
+def check_id_matches_file(article: Article, source: ArticleSource, root: Path) -> list[Problem]:
+    """The file name is the id: links, examples and repros are found by it."""
+    if article.id == source.stem:
+        return []
+    message = f"id {article.id!r} differs from the file name {source.stem!r}"
+    return [Problem(source.display_path, source.line_of("id"), message)]
+
+
+def check_patterns(article: Article, source: ArticleSource, root: Path) -> list[Problem]:
+    """Every regex compiles in RE2 and Hyperscan and keeps within the limits (B2, B3)."""
+    problems = []
+    patterns = article.signatures.all_patterns()
+    if len(patterns) > MAX_PATTERNS_PER_ARTICLE:
+        message = f"{len(patterns)} regexes (at most {MAX_PATTERNS_PER_ARTICLE} per article)"
+        problems.append(Problem(source.display_path, source.line_of("signatures"), message))
+    for kind, index, pattern in patterns:
+        line = source.line_of("signatures", kind, index)
+        for message in check_pattern(pattern):
+            problems.append(Problem(source.display_path, line, f"signatures.{kind}: {message}"))
+    return problems
+
+
+def check_duplicate_patterns(article: Article, source: ArticleSource, root: Path) -> list[Problem]:
+    """A regex listed twice is a copy-paste slip; it would count its evidence twice."""
+    counts = Counter(pattern for _, _, pattern in article.signatures.all_patterns())
+    return [
+        Problem(source.display_path, source.line_of("signatures"), f"regex listed twice: {p!r}")
+        for p, n in counts.items()
+        if n > 1
+    ]
+
+
+def check_examples(article: Article, source: ArticleSource, root: Path) -> list[Problem]:
+    """Each article proves itself on at least one log; every listed log exists."""
+    folder = root / "examples" / source.stem
+    problems = []
+    if not any(example.expect == "match" for example in article.examples):
+        message = "no must-match example (add one under examples:)"
+        problems.append(Problem(source.display_path, source.line_of("examples"), message))
+    listed = set()
+    for index, example in enumerate(article.examples):
+        listed.add(example.file)
+        if not (folder / example.file).is_file():
+            message = f"example file missing: {display_path(root, folder / example.file)}"
+            line = source.line_of("examples", index, "file")
+            problems.append(Problem(source.display_path, line, message))
+    if folder.is_dir():
+        for path in sorted(folder.iterdir()):
+            if path.name not in listed:
+                shown = display_path(root, path)
+                problems.append(
+                    Problem(shown, None, "example not listed in its article", "warning")
+                )
+    return problems
+
+
+def check_repro(article: Article, source: ArticleSource, root: Path) -> list[Problem]:
+    """A declared reproduction has both scripts; scripts without a declaration are a slip."""
+    folder = root / "repros" / source.stem
+    if article.repro is None:
+        if folder.is_dir():
+            message = f"{display_path(root, folder)} exists but the article has no repro:"
+            return [Problem(source.display_path, None, message)]
+        return []
+    return [
+        Problem(
+            source.display_path,
+            source.line_of("repro"),
+            f"repro file missing: {display_path(root, folder / name)}",
+        )
+        for name in ("repro.py", "fixed.py")
+        if not (folder / name).is_file()
+    ]
+
+
+def check_unique_ids(pairs: Sequence[Pair]) -> list[Problem]:
+    """Two files claiming one id would make links and verification ambiguous."""
+    by_id: dict[str, list[ArticleSource]] = {}
+    for article, source in pairs:
+        by_id.setdefault(article.id, []).append(source)
+    return [
+        Problem(s.display_path, s.line_of("id"), f"duplicate id {article_id!r}")
+        for article_id, sources in by_id.items()
+        if len(sources) > 1
+        for s in sources
+    ]
+
+
+# Per-article checks, cheapest first; all run, so an author sees every problem at once.
+ARTICLE_CHECKS: tuple[ArticleCheck, ...] = (
+    check_id_matches_file,
+    check_patterns,
+    check_duplicate_patterns,
+    check_examples,
+    check_repro,
+)
+KB_CHECKS: tuple[KbCheck, ...] = (check_unique_ids,)
+
+
+def lint_articles(root: Path, pairs: Sequence[Pair]) -> list[Problem]:
+    """Run every check over the valid articles of the KB at ``root``."""
+    problems: list[Problem] = []
+    for article, source in pairs:
+        for check in ARTICLE_CHECKS:
+            problems.extend(check(article, source, root))
+    for kb_check in KB_CHECKS:
+        problems.extend(kb_check(pairs))
+    return problems

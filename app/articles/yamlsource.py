@@ -1,0 +1,99 @@
+"""Parse an article's YAML and remember where every value stands.
+
+pydantic reports errors by location (``signatures.error.2``); authors need a
+line. We keep PyYAML's node tree next to the data and walk it by location.
+Duplicate keys, which PyYAML silently resolves to the last one, are errors
+here: a repeated ``context:`` would hide half an article's signatures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import yaml
+
+Location = Sequence[str | int]
+
+
+class YamlProblem(Exception):
+    """The text is not a single YAML mapping; ``line`` is 1-based."""
+
+    def __init__(self, line: int | None, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+@dataclass(frozen=True)
+class YamlDocument:
+    """The parsed data and its node tree, for mapping locations to lines."""
+
+    data: dict[str, object]
+    root: yaml.MappingNode
+
+    def line_of(self, loc: Location) -> int:
+        """Line of the deepest node along ``loc`` that exists (1-based)."""
+        node: yaml.Node = self.root
+        for part in loc:
+            child = _child(node, part)
+            if child is None:
+                break
+            node = child
+        return node.start_mark.line + 1
+
+
+def _child(node: yaml.Node, part: str | int) -> yaml.Node | None:
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if isinstance(key, yaml.ScalarNode) and key.value == str(part):
+                found: yaml.Node = value
+                return found
+    in_sequence = isinstance(node, yaml.SequenceNode) and isinstance(part, int)
+    if in_sequence and 0 <= int(part) < len(node.value):
+        child: yaml.Node = node.value[int(part)]
+        return child
+    return None
+
+
+def _duplicate_key(node: yaml.Node) -> YamlProblem | None:
+    if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
+        for key, value in node.value:
+            if isinstance(key, yaml.ScalarNode):
+                if key.value in seen:
+                    line = key.start_mark.line + 1
+                    return YamlProblem(line, f"duplicate key {key.value!r}")
+                seen.add(key.value)
+            found = _duplicate_key(value)
+            if found:
+                return found
+    if isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            found = _duplicate_key(item)
+            if found:
+                return found
+    return None
+
+
+def parse_yaml(text: str) -> YamlDocument:
+    """Parse one YAML document that must be a mapping; raise YamlProblem otherwise."""
+    loader = yaml.SafeLoader(text)
+    try:
+        root = loader.get_single_node()
+        if not isinstance(root, yaml.MappingNode):
+            line = root.start_mark.line + 1 if root is not None else 1
+            raise YamlProblem(line, "an article must be a YAML mapping (key: value)")
+        duplicate = _duplicate_key(root)
+        if duplicate:
+            raise duplicate
+        data = loader.construct_document(root)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        raise YamlProblem(line, f"invalid YAML: {exc.problem or exc.context}") from exc
+    except yaml.YAMLError as exc:
+        raise YamlProblem(None, f"invalid YAML: {exc}") from exc
+    finally:
+        loader.dispose()
+    return YamlDocument(data=data, root=root)
