@@ -1,0 +1,135 @@
+"""The tables errkb writes: what the service learns while it runs.
+
+The YAML in ``kb/`` is the source of truth for articles, so no table holds an
+article; rows refer to articles by id. Every column type is explicit and
+portable (SQLite and PostgreSQL), and ``migrations/versions`` must produce
+exactly this metadata: ``tests/store/test_migrations.py`` compares them.
+
+Datetimes are timezone-aware UTC in Python (SQLModel's ``UTCDateTime`` refuses
+naive values and stores UTC); enum-like strings carry check constraints so a
+bad value fails in the database, not later in a report.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import registry
+from sqlmodel import Field, SQLModel
+
+CLIENT_KINDS = ("api", "curl", "web", "cli", "bot")
+VERDICTS = ("fixed", "wrong")
+OUTCOMES = ("verified", "stale", "drifted", "fix-broken", "unverifiable", "error")
+COMMENT_MAX = 2000
+"""Longest feedback comment kept; the API refuses longer ones before we see them."""
+
+# Named constraints let later batch migrations on SQLite find and drop them.
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class StoreModel(
+    SQLModel, registry=registry(metadata=sa.MetaData(naming_convention=NAMING_CONVENTION))
+):
+    """Base of errkb's tables: their own metadata, apart from SQLModel's global one."""
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware UTC: the default of every ``created_at``."""
+    return datetime.now(UTC)
+
+
+def _one_of(column: str, values: tuple[str, ...]) -> sa.CheckConstraint:
+    quoted = ", ".join(f"'{v}'" for v in values)
+    return sa.CheckConstraint(f"{column} IN ({quoted})", name=column)
+
+
+class MatchEvent(StoreModel, table=True):
+    """One answered match request, redacted: feeds the unmatched list and metrics."""
+
+    __tablename__ = "match_event"
+    __table_args__: Any = (_one_of("client_kind", CLIENT_KINDS),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    created_at: datetime = Field(default_factory=utcnow, index=True)
+    fingerprint: str = Field(sa_type=sa.String(64), index=True)
+    excerpt: str = Field(sa_type=sa.Text)
+    top_article_id: str | None = Field(default=None, sa_type=sa.String(128), index=True)
+    score: float | None = Field(default=None)
+    client_kind: str = Field(sa_type=sa.String(16))
+    lang: str = Field(sa_type=sa.String(8))
+    input_bytes: int
+    event_count: int
+    duration_ms: float
+    kb_revision: str = Field(sa_type=sa.String(64))
+    idempotency_key: str | None = Field(default=None, sa_type=sa.String(128), unique=True)
+
+
+class Feedback(StoreModel, table=True):
+    """A user's verdict on one match event; deleted with the event (retention)."""
+
+    __tablename__ = "feedback"
+    __table_args__: Any = (
+        _one_of("verdict", VERDICTS),
+        sa.CheckConstraint(f"length(comment) <= {COMMENT_MAX}", name="comment_length"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_event_id: int = Field(foreign_key="match_event.id", ondelete="CASCADE", index=True)
+    created_at: datetime = Field(default_factory=utcnow)
+    verdict: str = Field(sa_type=sa.String(8))
+    right_article_id: str | None = Field(default=None, sa_type=sa.String(128))
+    comment: str | None = Field(default=None, sa_type=sa.String(COMMENT_MAX))
+
+
+class UnmatchedCluster(StoreModel, table=True):
+    """Error events that matched nothing, grouped by fingerprint: the KB's to-do list."""
+
+    __tablename__ = "unmatched_cluster"
+
+    id: int | None = Field(default=None, primary_key=True)
+    fingerprint: str = Field(sa_type=sa.String(64), unique=True)
+    exception: str = Field(sa_type=sa.String(256))
+    sample: str = Field(sa_type=sa.Text)
+    count: int = Field(default=1)
+    first_seen: datetime
+    last_seen: datetime = Field(index=True)
+
+
+class VerificationRun(StoreModel, table=True):
+    """One verifier run of one article at one content hash; ``run_id`` makes retries safe."""
+
+    __tablename__ = "verification_run"
+    __table_args__: Any = (_one_of("outcome", OUTCOMES),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: str = Field(sa_type=sa.String(64), unique=True)
+    article_id: str = Field(sa_type=sa.String(128), index=True)
+    content_hash: str = Field(sa_type=sa.String(64))
+    outcome: str = Field(sa_type=sa.String(16))
+    environment: dict[str, Any] = Field(sa_type=sa.JSON)
+    started_at: datetime
+    duration_s: float
+    detail: str | None = Field(default=None, sa_type=sa.Text)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class ApiToken(StoreModel, table=True):
+    """A bearer token for workers and admins; only its sha256 is stored."""
+
+    __tablename__ = "api_token"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(sa_type=sa.String(64), unique=True)
+    token_hash: str = Field(sa_type=sa.String(64), unique=True)
+    scopes: str = Field(sa_type=sa.String(256))
+    created_at: datetime = Field(default_factory=utcnow)
+    revoked_at: datetime | None = Field(default=None)
+    last_used_at: datetime | None = Field(default=None)

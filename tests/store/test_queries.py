@@ -1,0 +1,201 @@
+"""Every query on both engines: idempotent inserts, counting upserts, hashed tokens."""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, func, select
+
+from app.errors import InputError, StoreError
+from app.store import queries as q
+from app.store.engine import reader
+from app.store.tables import Feedback, MatchEvent, StoreModel, VerificationRun
+
+T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+
+def _event(session: Session, **overrides: Any) -> int:
+    values: dict[str, Any] = {
+        "fingerprint": "a" * 64,
+        "excerpt": "RuntimeError: CUDA out of memory",
+        "top_article_id": "cuda-oom",
+        "score": 0.93,
+        "client_kind": "curl",
+        "lang": "en",
+        "input_bytes": 1234,
+        "event_count": 1,
+        "duration_ms": 12.5,
+        "kb_revision": "rev1",
+    }
+    return q.record_match_event(session, **(values | overrides))
+
+
+def _count(engine: Engine, table: type[Any]) -> int:
+    with Session(reader(engine)) as session:
+        return session.exec(select(func.count()).select_from(table)).one()
+
+
+def test_match_event_with_a_repeated_key_is_stored_once(engine: Engine) -> None:
+    with Session(engine) as session:
+        first = _event(session, idempotency_key="k-1")
+        assert _event(session, idempotency_key="k-1") == first
+        assert _event(session) != _event(session)  # no key: every call is an event
+    assert _count(engine, MatchEvent) == 3
+    with Session(engine) as session:
+        stored = session.get(MatchEvent, first)
+        assert stored is not None
+        assert stored.created_at.tzinfo is not None
+        assert stored.created_at.utcoffset() == timedelta(0)
+
+
+def test_a_bad_value_is_a_store_error_and_the_session_survives(engine: Engine) -> None:
+    with Session(engine) as session:
+        with pytest.raises(StoreError):
+            _event(session, client_kind="telnet")
+        assert _event(session) > 0
+
+
+def test_feedback_is_deleted_with_its_event(engine: Engine) -> None:
+    with Session(engine) as session:
+        event_id = _event(session)
+        q.record_feedback(session, match_event_id=event_id, verdict="fixed")
+        q.record_feedback(session, match_event_id=event_id, verdict="wrong", comment="nope")
+        with pytest.raises(InputError):
+            q.record_feedback(session, match_event_id=event_id + 99, verdict="fixed")
+    assert _count(engine, Feedback) == 2
+    with engine.begin() as conn:
+        conn.execute(sa.delete(MatchEvent).where(col(MatchEvent.id) == event_id))
+    assert _count(engine, Feedback) == 0
+
+
+def test_unmatched_sightings_are_counted(engine: Engine) -> None:
+    with Session(engine) as session:
+        for minutes in (0, 10, 5):  # the late sighting at +5 must not move last_seen back
+            count = q.upsert_unmatched(
+                session,
+                fingerprint="f" * 64,
+                exception="NcclError",
+                sample=f"sample {minutes}",
+                seen_at=T0 + timedelta(minutes=minutes),
+            )
+        assert count == 3
+        q.upsert_unmatched(session, fingerprint="g" * 64, exception="E", sample="s", seen_at=T0)
+        top, other = q.list_unmatched(session, limit=10)
+    assert (top.count, other.count) == (3, 1)
+    assert (top.first_seen, top.last_seen) == (T0, T0 + timedelta(minutes=10))
+    assert top.sample == "sample 0"
+    with Session(engine) as session:
+        assert [c.count for c in q.list_unmatched(session, limit=1, offset=1)] == [1]
+
+
+def _run(**overrides: Any) -> dict[str, Any]:
+    values: dict[str, Any] = {
+        "run_id": "run-1",
+        "article_id": "cuda-oom",
+        "content_hash": "c" * 64,
+        "outcome": "verified",
+        "environment": {"python": "3.11.9", "gpus": ("H100",)},
+        "started_at": datetime(2026, 3, 1, 20, 0, tzinfo=timezone(timedelta(hours=8))),
+        "duration_s": 41.25,
+        "detail": None,
+    }
+    return values | overrides
+
+
+def test_verification_runs_are_idempotent_by_run_id(engine: Engine) -> None:
+    with Session(engine) as session:
+        first = q.record_verification(session, **_run())
+        again = q.record_verification(session, **_run())
+        clash = q.record_verification(session, **_run(outcome="stale"))
+    assert (first.status, first.is_new) == ("created", True)
+    assert (again.status, again.is_new) == ("duplicate", False)
+    assert clash.status == "conflict"
+    assert first.run.id == again.run.id == clash.run.id
+    assert clash.run.outcome == "verified"
+    assert first.run.started_at == T0
+    assert first.run.started_at.tzinfo is not None
+    assert _count(engine, VerificationRun) == 1
+
+
+def test_verifications_need_aware_times_and_come_newest_first(engine: Engine) -> None:
+    with Session(engine) as session:
+        with pytest.raises(ValueError, match="timezone"):
+            q.record_verification(session, **_run(started_at=datetime(2026, 3, 1)))
+        for hours in (1, 3, 2):
+            q.record_verification(
+                session, **_run(run_id=f"r{hours}", started_at=T0 + timedelta(hours=hours))
+            )
+        q.record_verification(session, **_run(run_id="other", article_id="nccl-timeout"))
+        runs = q.latest_verifications(session, article_id="cuda-oom", limit=2)
+    assert [r.run_id for r in runs] == ["r3", "r2"]
+
+
+def test_tokens_are_found_by_plaintext_until_revoked(engine: Engine) -> None:
+    with Session(engine) as session:
+        plaintext, row = q.create_token(session, name="worker-1", scopes="verify admin")
+        assert plaintext.startswith("errkb_verify_")
+        assert row.scopes == "verify admin"
+        found = q.find_token(session, plaintext=plaintext)
+        assert found is not None
+        assert found.id == row.id
+        assert found.last_used_at is not None
+        assert q.find_token(session, plaintext=plaintext + "x") is None
+        with pytest.raises(InputError):
+            q.create_token(session, name="worker-1", scopes=["verify"])
+        with pytest.raises(InputError):
+            q.create_token(session, name="worker-2", scopes="Verify_all")
+        assert q.revoke_token(session, name="worker-1") is True
+        assert q.revoke_token(session, name="worker-1") is False
+        assert q.find_token(session, plaintext=plaintext) is None
+        [listed] = q.list_tokens(session)
+    assert listed.revoked_at is not None
+
+
+def _dump(engine: Engine) -> str:
+    """Every row of every table, as text."""
+    with engine.connect() as conn:
+        rows = [conn.execute(sa.select(t)).all() for t in StoreModel.metadata.sorted_tables]
+    return repr(rows)
+
+
+def test_only_the_token_hash_is_stored(engine: Engine, tmp_path: Path) -> None:
+    with Session(engine) as session:
+        plaintext, row = q.create_token(session, name="ci", scopes=["verify"])
+    secret = plaintext.removeprefix("errkb_verify_")
+    dump = _dump(engine)
+    assert row.token_hash in dump
+    assert plaintext not in dump
+    assert secret not in dump
+    engine.dispose()  # flush SQLite's WAL into the file before reading its bytes
+    for path in tmp_path.glob("errkb.db*"):
+        assert secret.encode() not in path.read_bytes(), path.name
+
+
+def test_concurrent_upserts_lose_no_count(engine: Engine) -> None:
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            with Session(engine) as session:
+                for _ in range(50):
+                    q.upsert_unmatched(
+                        session, fingerprint="h" * 64, exception="E", sample="s", seen_at=T0
+                    )
+        except BaseException as exc:  # collected and asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    with Session(engine) as session:
+        [cluster] = q.list_unmatched(session)
+    assert cluster.count == 200
