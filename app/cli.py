@@ -18,7 +18,10 @@ from pydantic import ValidationError
 
 from app.articles.load import load_kb
 from app.articles.model import article_json_schema
-from app.errors import ConfigError, ErrkbError
+from app.errors import ConfigError, ErrkbError, InputError
+from app.kb import prepare_kb, prepare_valid_kb
+from app.matching.pipeline import MatchOptions, match_text
+from app.matching.render import render_text
 from app.settings import Settings
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_ERROR = 0, 1, 2
@@ -52,15 +55,49 @@ def _settings(**overrides: object) -> Settings:
 
 @cli.command()
 def lint(kb: KbOption = None) -> None:
-    """Check every article: YAML, schema, both languages, regexes, examples, repros."""
+    """Check every article: YAML, schema, both languages, regexes, examples, repros.
+
+    Then build the index and run every article's examples through the matcher:
+    a must-match example must rank its article first, a must-not-match example
+    must not match it.
+    """
     settings = _settings(kb_path=kb)
-    result = load_kb(settings.kb_path)
+    result = prepare_kb(settings.kb_path, index_dir=settings.index_dir)
     for problem in result.problems:
         typer.echo(problem.format(), err=problem.severity == "error")
     errors, warnings = len(result.errors), len(result.problems) - len(result.errors)
-    summary = f"{len(result.kb)} article(s), {errors} error(s), {warnings} warning(s)"
+    articles = len(result.live.kb) if result.live else len(load_kb(settings.kb_path).kb)
+    summary = f"{articles} article(s), {errors} error(s), {warnings} warning(s)"
     typer.echo(summary, err=bool(errors))
     raise typer.Exit(EXIT_NEGATIVE if errors else EXIT_OK)
+
+
+@cli.command()
+def match(
+    file: Annotated[str, typer.Argument(help="Log or traceback file; - reads stdin.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the JSON result.")] = False,
+    lang: Annotated[str, typer.Option(help="en or zh.")] = "",
+    top: Annotated[int, typer.Option(min=1, max=50, help="Matches to show.")] = 3,
+    kb: KbOption = None,
+) -> None:
+    """Match a traceback or a job log; exit 0 when a known article matched, 1 when none did."""
+    settings = _settings(kb_path=kb)
+    data = _read_input(file)
+    live = prepare_valid_kb(settings.kb_path, index_dir=settings.index_dir, self_tests=False)
+    chosen = lang or settings.default_lang
+    result = match_text(data, live.index, MatchOptions(lang=chosen, top_k=top))
+    if as_json:
+        typer.echo(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+    else:
+        typer.echo(render_text(result))
+    raise typer.Exit(EXIT_NEGATIVE if result.unknown else EXIT_OK)
+
+
+def _read_input(file: str) -> bytes:
+    try:
+        return sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read {file}: {exc.strerror}") from exc
 
 
 @cli.command()

@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from app.api.routes import health
-from app.articles.load import load_valid_kb
+from app.kb import prepare_valid_kb
 from app.services import KbHolder, Services
 from app.settings import Settings
 from app.store.engine import make_engine
@@ -28,7 +28,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        kb = load_valid_kb(settings.kb_path)
+        kb = prepare_valid_kb(settings.kb_path, index_dir=settings.index_dir)
         engine = make_engine(settings.database_url)
         app.state.services = Services(
             engine=engine, kb=KbHolder(kb), default_lang=settings.default_lang

@@ -12,21 +12,21 @@ from dataclasses import dataclass, field
 
 from sqlalchemy.engine import Engine
 
-from app.articles.load import KnowledgeBase
+from app.kb import LiveKb
 
 
 @dataclass
 class KbHolder:
     """The KB in use; readers take ``current`` once per request, reload swaps it whole."""
 
-    _current: KnowledgeBase
+    _current: LiveKb
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @property
-    def current(self) -> KnowledgeBase:
+    def current(self) -> LiveKb:
         return self._current
 
-    def swap(self, new: KnowledgeBase) -> KnowledgeBase:
+    def swap(self, new: LiveKb) -> LiveKb:
         """Install ``new`` and return the revision it replaced."""
         with self._lock:
             old, self._current = self._current, new

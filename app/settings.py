@@ -30,6 +30,13 @@ class Settings(BaseSettings):
         default=Path("kb"),
         description="Folder of the knowledge base: articles/, examples/, repros/.",
     )
+    index_dir: Path = Field(
+        default=Path("var/index"),
+        description=(
+            "Where compiled signature indexes are cached, one file per KB revision and "
+            "engine version; a fresh start loads it instead of compiling."
+        ),
+    )
     host: str = Field(default="127.0.0.1", description="Address `errkb serve` listens on.")
     port: int = Field(default=8000, ge=1, le=65535, description="Port `errkb serve` listens on.")
     default_lang: Literal["en", "zh"] = Field(

@@ -18,6 +18,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine, make_url
 
+from app.kb import LiveKb, prepare_valid_kb
 from app.store import migrate
 from app.store.engine import make_engine
 
@@ -56,3 +57,9 @@ def engine(db_url: str) -> Iterator[Engine]:
     built = make_engine(db_url)
     yield built
     built.dispose()
+
+
+@pytest.fixture(scope="session")
+def repository_kb() -> LiveKb:
+    """The repository's own kb/, loaded and indexed once for the session."""
+    return prepare_valid_kb(Path(__file__).resolve().parents[1] / "kb", self_tests=False)

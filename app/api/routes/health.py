@@ -25,7 +25,7 @@ async def healthz() -> Health:
 )
 async def readyz(services: ServicesDep, response: Response) -> Readiness:
     """Ready when the database answers and a KB is loaded; reports the KB revision."""
-    kb = services.kb.current
+    kb = services.kb.current.kb
     database_ok = await run_in_threadpool(ping, services.engine)
     ready = database_ok and len(kb) > 0
     if not ready:

@@ -1,0 +1,144 @@
+"""A KB revision ready to serve: articles, compiled index, and the self-tests that prove them.
+
+``prepare_kb`` is what start-up, reload and ``errkb lint`` share: load and lint
+the articles, build the index (or load its serialised form, keyed by the KB's
+content hash and the engine version), then run every article's examples
+through the matcher. It sits at the edge because it reads files; the pure
+layers below never do.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.articles.load import KnowledgeBase, load_kb
+from app.articles.problems import Problem, Severity, errors_in
+from app.errors import KbInvalid
+from app.matching.index import (
+    IndexFormatError,
+    SignatureIndex,
+    build_index,
+    dump_index,
+    index_key,
+    load_index,
+)
+from app.matching.pipeline import MatchOptions, match_text
+from app.matching.result import MatchResult
+from app.matching.scanners import hyperscan_available
+
+log = logging.getLogger(__name__)
+
+CLOSE_CALL = 0.05  # another article within this score of the expected one: cannot be told apart
+
+
+@dataclass(frozen=True)
+class LiveKb:
+    """One KB revision with its index; the unit that reload swaps."""
+
+    kb: KnowledgeBase
+    index: SignatureIndex
+
+    @property
+    def revision(self) -> str:
+        return self.kb.revision
+
+
+@dataclass(frozen=True)
+class Prepared:
+    live: LiveKb | None
+    problems: tuple[Problem, ...]
+
+    @property
+    def errors(self) -> tuple[Problem, ...]:
+        return errors_in(self.problems)
+
+
+def prepare_kb(root: Path, *, index_dir: Path | None = None, self_tests: bool = True) -> Prepared:
+    """Load, lint, index and self-test the KB at ``root``; never raises for a bad article."""
+    loaded = load_kb(root)
+    if loaded.errors:
+        return Prepared(None, loaded.problems)
+    index = index_for(loaded.kb, index_dir)
+    live = LiveKb(loaded.kb, index)
+    problems = loaded.problems + (tuple(self_test(live)) if self_tests else ())
+    return Prepared(live if not errors_in(problems) else None, tuple(sorted(set(problems))))
+
+
+def prepare_valid_kb(
+    root: Path, *, index_dir: Path | None = None, self_tests: bool = True
+) -> LiveKb:
+    """The served KB at ``root``, or ``KbInvalid`` with every error."""
+    prepared = prepare_kb(root, index_dir=index_dir, self_tests=self_tests)
+    if prepared.live is None:
+        raise KbInvalid(prepared.errors)
+    return prepared.live
+
+
+def index_for(kb: KnowledgeBase, index_dir: Path | None) -> SignatureIndex:
+    """Load the serialised index of this revision, or build (and save) it."""
+    articles = [loaded.article for loaded in kb.articles.values()]
+    if index_dir is None or not hyperscan_available():
+        return build_index(articles, kb.revision)
+    path = index_dir / f"{index_key(kb.revision)}.idx"
+    try:
+        return load_index(path.read_bytes(), kb.revision)
+    except (OSError, IndexFormatError, ValueError) as exc:
+        log.info("building the index for KB %s (%s)", kb.revision[:12], type(exc).__name__)
+    index = build_index(articles, kb.revision)
+    _save(path, dump_index(index))
+    return index
+
+
+def _save(path: Path, blob: bytes) -> None:
+    """Write atomically; a read-only or full disk only costs the next start a rebuild."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(handle, "wb") as out:
+            out.write(blob)
+        os.replace(temporary, path)
+    except OSError as exc:
+        log.warning("cannot save the index to %s: %s", path, exc.strerror)
+
+
+def self_test(live: LiveKb) -> list[Problem]:
+    """Every must-match example ranks its article first; no must-not-match example matches it."""
+    problems: list[Problem] = []
+    for article_id, loaded in live.kb.articles.items():
+        shown = loaded.source.display_path
+        for position, example in enumerate(loaded.article.examples):
+            path = live.kb.root / "examples" / article_id / example.file
+            if not path.is_file():
+                continue  # lint already reported it
+            line = loaded.source.line_of("examples", position, "file")
+            result = match_text(path.read_bytes(), live.index, MatchOptions(top_k=10))
+            verdict = _verdict(article_id, example.file, example.expect, result)
+            problems.extend(Problem(shown, line, text, severity) for text, severity in verdict)
+    return problems
+
+
+def _verdict(
+    article_id: str, file: str, expect: str, result: MatchResult
+) -> list[tuple[str, Severity]]:
+    """What one example's result says about its article, as (message, severity)."""
+    ids = [m.article_id for m in result.matches]
+    if expect == "no-match":
+        if article_id in ids:
+            return [(f"must-not-match example {file} matches this article", "error")]
+        return []
+    if not ids or ids[0] != article_id:
+        first = ids[0] if ids else "nothing"
+        return [(f"example {file} ranks {first} first, not this article", "error")]
+    if len(result.matches) > 1:
+        top, second = result.matches[0], result.matches[1]
+        if top.event_index == second.event_index and top.score - second.score < CLOSE_CALL:
+            message = (
+                f"example {file} cannot be told apart from {second.article_id} "
+                f"({top.score:.2f} vs {second.score:.2f}): add context signatures"
+            )
+            return [(message, "warning")]
+    return []

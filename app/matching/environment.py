@@ -1,0 +1,66 @@
+"""Versions of the training stack as the log shows them.
+
+Articles state the versions they affect (``affects``); the ranker weighs them
+against the versions in use. Callers may send them (``env``); otherwise they
+are read from what jobs commonly print: ``pip freeze`` (``torch==2.3.1``),
+``pip list`` (``torch 2.3.1``), ``python -m torch.utils.collect_env``
+(``PyTorch version: 2.3.1+cu121``), ``transformers-cli env``
+(``- `transformers` version: 4.44.2``) and DeepSpeed's banners
+(``DeepSpeed info: version=0.14.4``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+from typing import Any
+
+import re2
+
+from app.articles.patterns import re2_options
+
+PACKAGES = (
+    "torch",
+    "transformers",
+    "accelerate",
+    "deepspeed",
+    "trl",
+    "peft",
+    "flash-attn",
+    "flash_attn",
+    "bitsandbytes",
+    "vllm",
+    "megatron-core",
+    "nccl",
+    "triton",
+    "datasets",
+)
+ALIASES = {"pytorch": "torch", "flash_attn": "flash-attn", "nvidia-nccl-cu12": "nccl"}
+VERSION = r"(\d+\.\d+(?:\.\d+)*(?:[.+-]?[A-Za-z0-9]+)*)"
+MAX_LINE = 300
+
+
+@cache
+def _patterns() -> tuple[Any, ...]:
+    names = "|".join(n.replace("-", "[-_]") for n in (*PACKAGES, "pytorch", "nvidia-nccl-cu12"))
+    sources = (
+        rf"^\s*-?\s*`?(?i:({names}))`?\s*(?:==|\s+|\s*version:\s*|\s*:\s*){VERSION}\s*$",
+        rf"^(?i:(pytorch|torch)) version:\s*{VERSION}",
+        rf"^(?i:(deepspeed)) info:\s*version={VERSION}",
+    )
+    return tuple(re2.compile(source, re2_options()) for source in sources)
+
+
+def detect_versions(lines: Iterable[str]) -> dict[str, str]:
+    """Package -> version for the packages errkb's articles talk about; first seen wins."""
+    found: dict[str, str] = {}
+    for line in lines:
+        if len(line) > MAX_LINE or not any(ch.isdigit() for ch in line):
+            continue
+        for pattern in _patterns():
+            match = pattern.search(line)
+            if match:
+                name = match.group(1).lower().replace("_", "-")
+                found.setdefault(ALIASES.get(name, name), match.group(2))
+                break
+    return found

@@ -1,0 +1,193 @@
+"""The runtime index of one KB revision: every signature compiled once, swapped whole.
+
+Articles are what authors write; this is what the matcher runs (STYLE.md rule
+8): signature ids per article and kind, one multi-pattern scanner over all of
+them, RE2 programs for spans (compiled on first use, so loading a serialised
+index does not pay for 10,000 RE2 compiles), the fuzzy signature texts, and
+the ``affects`` ranges. Building takes seconds for a large KB, so it happens
+off the request path; ``dump_index``/``load_index`` let a server start from
+the serialised form in milliseconds (performance note, section 7).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from functools import cached_property
+from typing import Any, Literal
+
+import re2
+
+from app.articles.model import Article
+from app.articles.patterns import re2_options
+from app.matching.normalize import signature_text_for
+from app.matching.scanners import (
+    EmptyScanner,
+    HyperscanScanner,
+    Scanner,
+    compile_scanner,
+    hyperscan_version,
+)
+
+SignatureKind = Literal["error", "context", "exclude"]
+FORMAT = b"ERRKB-INDEX-1\n"
+
+
+@dataclass(frozen=True)
+class Signature:
+    """One regex of one article; ``sid`` is its id in the scanner."""
+
+    sid: int
+    article_id: str
+    kind: SignatureKind
+    position: int
+    pattern: str
+
+
+@dataclass(frozen=True)
+class ArticleEntry:
+    """What the matcher needs to know about an article."""
+
+    id: str
+    title_en: str
+    title_zh: str
+    affects: tuple[tuple[str, str], ...] = ()
+    exception: str | None = None  # of the traceback signature, for fuzzy candidates
+    fuzzy_text: str | None = None  # normalised traceback signature
+    error_sids: tuple[int, ...] = ()
+    context_sids: tuple[int, ...] = ()
+    exclude_sids: tuple[int, ...] = ()
+
+    def title(self, lang: str) -> str:
+        return self.title_zh if lang == "zh" else self.title_en
+
+
+@dataclass(frozen=True)
+class SignatureIndex:
+    """One KB revision, compiled. Immutable; a reload builds a new one."""
+
+    revision: str
+    articles: Mapping[str, ArticleEntry]
+    signatures: tuple[Signature, ...]
+    scanner: Scanner = field(repr=False)
+
+    def scan(self, data: bytes) -> frozenset[int]:
+        """Ids of the signatures that occur anywhere in ``data``."""
+        return self.scanner.scan(data)
+
+    def spans(self, sid: int, text: str) -> list[tuple[int, int]]:
+        """Character spans of signature ``sid`` in ``text`` (RE2, linear time)."""
+        program = self._programs.get(sid)
+        if program is None:
+            program = self._programs[sid] = re2.compile(self.signatures[sid].pattern, re2_options())
+        return [match.span() for match in program.finditer(text)]
+
+    @cached_property
+    def _programs(self) -> dict[int, Any]:
+        return {}
+
+    @cached_property
+    def by_exception(self) -> Mapping[str, tuple[str, ...]]:
+        """Articles whose traceback signature names an exception type (short name)."""
+        table: dict[str, list[str]] = {}
+        for entry in self.articles.values():
+            if entry.exception:
+                table.setdefault(short_exception(entry.exception), []).append(entry.id)
+        return {key: tuple(ids) for key, ids in table.items()}
+
+
+def short_exception(name: str) -> str:
+    """``torch.OutOfMemoryError`` and ``OutOfMemoryError`` block together."""
+    return name.rsplit(".", 1)[-1]
+
+
+def build_index(articles: Iterable[Article], revision: str, engine: str = "auto") -> SignatureIndex:
+    """Compile every signature of ``articles`` into one scanner (seconds for 10,000)."""
+    signatures: list[Signature] = []
+    entries: dict[str, ArticleEntry] = {}
+    for article in articles:
+        sids: dict[SignatureKind, list[int]] = {"error": [], "context": [], "exclude": []}
+        for kind, position, pattern in article.signatures.all_patterns():
+            sid = len(signatures)
+            signatures.append(Signature(sid, article.id, kind, position, pattern))  # type: ignore[arg-type]
+            sids[kind].append(sid)  # type: ignore[index]
+        entries[article.id] = _entry(article, sids)
+    scanner = compile_scanner([s.pattern for s in signatures], engine)
+    return SignatureIndex(revision, entries, tuple(signatures), scanner)
+
+
+def _entry(article: Article, sids: Mapping[SignatureKind, list[int]]) -> ArticleEntry:
+    tb = article.signatures.traceback
+    return ArticleEntry(
+        id=article.id,
+        title_en=article.title.en,
+        title_zh=article.title.zh,
+        affects=tuple(sorted(article.affects.items())),
+        exception=tb.exception if tb else None,
+        fuzzy_text=signature_text_for(tb.exception, tb.message, tb.frames) if tb else None,
+        error_sids=tuple(sids["error"]),
+        context_sids=tuple(sids["context"]),
+        exclude_sids=tuple(sids["exclude"]),
+    )
+
+
+class IndexFormatError(ValueError):
+    """A serialised index from another errkb, engine version or KB revision: rebuild it."""
+
+
+def index_key(revision: str) -> str:
+    """File-name-safe key of a serialised index: KB revision plus engine version."""
+    return f"{revision[:32]}-hs{hyperscan_version()}"
+
+
+def dump_index(index: SignatureIndex) -> bytes:
+    """Serialise a Hyperscan-backed index (the RE2 fallback is rebuilt instead)."""
+    if not isinstance(index.scanner, HyperscanScanner | EmptyScanner):
+        raise IndexFormatError("only Hyperscan indexes are serialised")
+    header = {
+        "key": index_key(index.revision),
+        "revision": index.revision,
+        "articles": [asdict(entry) for entry in index.articles.values()],
+        "signatures": [asdict(signature) for signature in index.signatures],
+    }
+    body = index.scanner.dump() if isinstance(index.scanner, HyperscanScanner) else b""
+    encoded = json.dumps(header, ensure_ascii=False).encode()
+    return FORMAT + len(encoded).to_bytes(8, "big") + encoded + body
+
+
+def load_index(blob: bytes, revision: str) -> SignatureIndex:
+    """The index serialised by ``dump_index`` for ``revision``; IndexFormatError otherwise."""
+    if not blob.startswith(FORMAT):
+        raise IndexFormatError("not an errkb index")
+    start = len(FORMAT) + 8
+    size = int.from_bytes(blob[len(FORMAT) : start], "big")
+    header = json.loads(blob[start : start + size])
+    if header["key"] != index_key(revision):
+        raise IndexFormatError(f"index key {header['key']} is not {index_key(revision)}")
+    body = blob[start + size :]
+    scanner: Scanner = HyperscanScanner.load(body) if body else EmptyScanner()
+    return SignatureIndex(
+        revision=header["revision"],
+        articles={a["id"]: _entry_from_json(a) for a in header["articles"]},
+        signatures=tuple(Signature(**s) for s in header["signatures"]),
+        scanner=scanner,
+    )
+
+
+def _entry_from_json(data: dict[str, Any]) -> ArticleEntry:
+    return ArticleEntry(
+        id=data["id"],
+        title_en=data["title_en"],
+        title_zh=data["title_zh"],
+        affects=tuple((str(name), str(spec)) for name, spec in data["affects"]),
+        exception=data["exception"],
+        fuzzy_text=data["fuzzy_text"],
+        error_sids=tuple(data["error_sids"]),
+        context_sids=tuple(data["context_sids"]),
+        exclude_sids=tuple(data["exclude_sids"]),
+    )
+
+
+def patterns_of(index: SignatureIndex, sids: Sequence[int]) -> list[str]:
+    return [index.signatures[sid].pattern for sid in sids]

@@ -1,0 +1,146 @@
+"""The one door of the matching core: ``match_text(text, index, options) -> MatchResult``.
+
+Steps (DESIGN.md, matching pipeline): scan the raw bytes once with every
+signature; decode the log (or, for a big one, only the excerpts around error
+markers and its tail); extract the events, root cause first; redact them;
+confirm the signatures that hit on each event's own lines, compare traceback
+signatures fuzzily against a bounded candidate set, score, rank and cut at the
+threshold. Pure: no files, clock, environment or network; a stage that fails
+becomes a note on the result instead of an exception.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from app.matching.decode import decode, decode_text
+from app.matching.environment import detect_versions
+from app.matching.events import extract_events
+from app.matching.events_model import Event
+from app.matching.excerpt import excerpt_lines
+from app.matching.fuzzy import candidates, similarities
+from app.matching.index import SignatureIndex
+from app.matching.normalize import signature_text
+from app.matching.rank import DEFAULT_THRESHOLD, Scored, confidence_of, score_article
+from app.matching.redact import redact
+from app.matching.result import InputStats, Match, MatchResult
+
+WHOLE_LOG_LIMIT = 4 << 20  # above this, only excerpts around error markers are decoded
+VERSION_LINES = 3000  # versions are printed at start-up: look at the head of the log
+_FIELD_SEPARATOR = "\x00"  # never survives decoding, never touched by redaction
+
+
+@dataclass(frozen=True)
+class MatchOptions:
+    """What the caller may choose; the defaults are what the service uses."""
+
+    lang: str = "en"
+    top_k: int = 5
+    env: Mapping[str, str] = field(default_factory=dict)
+    threshold: float = DEFAULT_THRESHOLD
+    whole_log_limit: int = WHOLE_LOG_LIMIT
+
+
+def match_text(
+    text: str | bytes, index: SignatureIndex, options: MatchOptions | None = None
+) -> MatchResult:
+    """Match a pasted traceback or a whole job log against the KB's index."""
+    options = options or MatchOptions()
+    data = text.encode("utf-8", "replace") if isinstance(text, str) else bytes(text)
+    notes: list[str] = []
+    hits = index.scan(data)
+    lines, numbers = _lines(text, data, index, options)
+    events = _extract(lines, numbers, notes)
+    events, redactions = _redact_events(events)
+    hits = hits | index.scan(_event_blob(events).encode())
+    versions = {**detect_versions(lines[:VERSION_LINES]), **options.env}
+    scored = [_score_event(i, e, index, hits, versions) for i, e in enumerate(events)]
+    matches = _rank(scored, index, options)
+    stats = InputStats(bytes=len(data), lines=data.count(b"\n") + 1, redactions=redactions)
+    return MatchResult(tuple(matches), tuple(events), stats, versions, tuple(notes))
+
+
+def _lines(
+    text: str | bytes, data: bytes, index: SignatureIndex, options: MatchOptions
+) -> tuple[list[str], list[int]]:
+    if len(data) > options.whole_log_limit:
+        return excerpt_lines(data)
+    decoded = decode_text(text) if isinstance(text, str) else decode(data)
+    lines = decoded.text.split("\n")
+    return lines, list(range(decoded.first_line, decoded.first_line + len(lines)))
+
+
+def _extract(lines: Sequence[str], numbers: Sequence[int], notes: list[str]) -> list[Event]:
+    try:
+        return extract_events(lines, line_numbers=numbers)
+    except Exception as exc:  # a bug in one extractor must not cost the user the answer
+        notes.append(f"event extraction failed: {type(exc).__name__}")
+        return []
+
+
+def _redact_events(events: Sequence[Event]) -> tuple[list[Event], int]:
+    """Redact every text field of every event in one pass, so pseudonyms agree."""
+    fields = ("exception", "message", "error_text", "text", "context")
+    values = [getattr(e, name) or "" for e in events for name in fields]
+    redacted = redact(_FIELD_SEPARATOR.join(values))
+    parts = iter(redacted.text.split(_FIELD_SEPARATOR))
+    cleaned = []
+    for event in events:
+        changes = {name: next(parts) for name in fields}
+        changes["exception"] = changes["exception"] or None  # type: ignore[assignment]
+        cleaned.append(dataclasses.replace(event, **changes))  # type: ignore[arg-type]
+    return cleaned, len(redacted.redactions)
+
+
+def _event_blob(events: Sequence[Event]) -> str:
+    return "\n".join(f"{e.context}\n{e.text}\n{e.error_text}" for e in events)
+
+
+def _score_event(
+    order: int,
+    event: Event,
+    index: SignatureIndex,
+    hits: frozenset[int],
+    versions: Mapping[str, str],
+) -> list[Scored]:
+    regex_ids = {
+        index.signatures[sid].article_id for sid in hits if index.signatures[sid].kind == "error"
+    }
+    ids = candidates(event.exception, sorted(regex_ids), index)
+    fuzzy = similarities(signature_text(event), ids, index) if ids else {}
+    found = []
+    for article_id in ids:
+        entry = index.articles[article_id]
+        result = score_article(
+            event, order, entry, index, hits, fuzzy.get(article_id, 0.0), versions
+        )
+        if result is not None:
+            found.append(result)
+    return found
+
+
+def _rank(
+    scored: Sequence[Sequence[Scored]], index: SignatureIndex, options: MatchOptions
+) -> list[Match]:
+    """Root cause's event first, then by score; each article once; threshold; top k."""
+    ranked: list[Match] = []
+    seen: set[str] = set()
+    for event_index, found in enumerate(scored):
+        for item in sorted(found, key=lambda s: (-s.score, s.article_id)):
+            if item.article_id in seen or item.score < options.threshold:
+                continue
+            seen.add(item.article_id)
+            title = index.articles[item.article_id].title(options.lang)
+            ranked.append(
+                Match(
+                    article_id=item.article_id,
+                    score=item.score,
+                    confidence=confidence_of(item.score),
+                    title=title,
+                    event_index=event_index,
+                    evidence=item.evidence,
+                )
+            )
+    return ranked[: options.top_k]

@@ -1,0 +1,169 @@
+"""One score in [0, 1] per (event, article), with the evidence behind it.
+
+The score adds what the article's signatures found (an error pattern on the
+event's error line is what makes a match; context patterns near the event tell
+apart articles that share a message, e.g. the two "found at least two
+devices" seeds; fuzzy similarity of the traceback signature adds the rest),
+and then weighs the event's place (a consequence such as an NCCL timeout or a
+ChildFailedError wrapper never outranks the root cause) and the article's
+``affects`` ranges against the versions the caller sent or the log showed. An
+exclude pattern near the event vetoes the article for that event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import InvalidVersion, Version
+
+from app.matching.events_model import Event
+from app.matching.index import ArticleEntry, SignatureIndex
+from app.matching.result import Confidence, Evidence
+
+ERROR_WEIGHT = 0.6
+CONTEXT_WEIGHT = 0.25
+FUZZY_WEIGHT = 0.15
+CONTEXT_FOR_FULL_BONUS = 2  # two context hits earn the whole context weight
+UNUSED_CONTEXT_PENALTY = 0.05  # a specific article whose context is absent yields to a generic one
+FUZZY_ONLY_MIN = 0.85  # below this, similarity alone is not a match
+FUZZY_ONLY_WEIGHT = 0.55
+CONSEQUENCE_FACTOR = 0.88  # an error hit on a later consequence stays above the threshold
+LATER_EVENT_FACTOR = 0.95
+OUTER_CHAIN_FACTOR = 0.97
+OUT_OF_RANGE_FACTOR = 0.85  # still shown, as low confidence: the message did match
+DEFAULT_THRESHOLD = 0.5
+
+
+@dataclass(frozen=True)
+class Scored:
+    article_id: str
+    score: float
+    evidence: tuple[Evidence, ...]
+
+
+def confidence_of(score: float) -> Confidence:
+    if score >= 0.8:
+        return "high"
+    return "medium" if score >= 0.65 else "low"
+
+
+def score_article(
+    event: Event,
+    order: int,
+    entry: ArticleEntry,
+    index: SignatureIndex,
+    hits: frozenset[int],
+    fuzzy: float,
+    versions: Mapping[str, str],
+) -> Scored | None:
+    """Score ``entry`` for ``event`` (the ``order``-th event, root cause first)."""
+    if _vetoed(event, entry, index, hits):
+        return None
+    evidence = _error_evidence(event, entry, index, hits)
+    if evidence:
+        raw = ERROR_WEIGHT + FUZZY_WEIGHT * fuzzy
+    elif fuzzy >= FUZZY_ONLY_MIN:
+        raw = FUZZY_ONLY_WEIGHT * fuzzy
+    else:
+        return None
+    context, count = _context_evidence(event, entry, index, hits)
+    raw += CONTEXT_WEIGHT * min(1.0, count / CONTEXT_FOR_FULL_BONUS)
+    if entry.context_sids and count == 0:
+        raw -= UNUSED_CONTEXT_PENALTY
+    if fuzzy > 0:
+        hint = f"traceback signature {fuzzy:.0%} similar"
+        lines = (event.error_line_start, event.error_line_end)
+        evidence.append(Evidence("fuzzy", entry.fuzzy_text or "", *lines, hint))
+    factor, notes = _place_factor(event, order), _version_evidence(event, entry, versions)
+    if notes and notes[0].hint.startswith("outside"):
+        factor *= OUT_OF_RANGE_FACTOR
+    score = max(0.0, min(1.0, raw * factor))
+    return Scored(entry.id, score, tuple(evidence + context + notes))
+
+
+def _vetoed(event: Event, entry: ArticleEntry, index: SignatureIndex, hits: frozenset[int]) -> bool:
+    near = event.context + "\n" + event.text
+    return any(sid in hits and index.spans(sid, near) for sid in entry.exclude_sids)
+
+
+def _error_evidence(
+    event: Event, entry: ArticleEntry, index: SignatureIndex, hits: frozenset[int]
+) -> list[Evidence]:
+    found = []
+    for sid in entry.error_sids:
+        if sid not in hits:
+            continue
+        spans = index.spans(sid, event.error_text)
+        if spans:
+            line = event.error_line_start + event.error_text.count("\n", 0, spans[0][0])
+            pattern = index.signatures[sid].pattern
+            found.append(Evidence("error", pattern, line, line, "error message matches"))
+    return found
+
+
+def _context_evidence(
+    event: Event, entry: ArticleEntry, index: SignatureIndex, hits: frozenset[int]
+) -> tuple[list[Evidence], float]:
+    found: list[Evidence] = []
+    count = 0.0
+    for sid in entry.context_sids:
+        if sid not in hits:
+            continue
+        pattern = index.signatures[sid].pattern
+        spans = index.spans(sid, event.text)
+        near = [] if spans else index.spans(sid, event.context)
+        if spans:
+            line = _line_of(event.text, event.text_lines, spans[0][0], event.line_start)
+            found.append(Evidence("context", pattern, line, line, "in the traceback"))
+            count += 1
+        elif near:
+            line = _line_of(event.context, event.context_lines, near[0][0], event.line_start)
+            found.append(Evidence("context", pattern, line, line, "just before the error"))
+            count += 1
+        else:
+            found.append(Evidence("log-context", pattern, 0, 0, "elsewhere in the log"))
+            count += 0.5
+    return found, count
+
+
+def _line_of(text: str, numbers: tuple[int, ...], offset: int, fallback: int) -> int:
+    """The pasted line holding character ``offset`` of an event's text."""
+    row = text.count("\n", 0, offset)
+    if row < len(numbers) and numbers[row]:
+        return numbers[row]
+    return fallback
+
+
+def _place_factor(event: Event, order: int) -> float:
+    factor = 1.0 if order == 0 else LATER_EVENT_FACTOR
+    if event.consequence:
+        factor *= CONSEQUENCE_FACTOR
+    if event.chain_depth > 0:
+        factor *= OUTER_CHAIN_FACTOR
+    return factor
+
+
+def _version_evidence(
+    event: Event, entry: ArticleEntry, versions: Mapping[str, str]
+) -> list[Evidence]:
+    """Say whether the versions in use fall inside the article's ``affects`` ranges.
+
+    Out-of-range evidence comes first: one package outside its range is enough
+    to lower the score.
+    """
+    lines = (event.error_line_start, event.error_line_end)
+    found = []
+    for package, spec in entry.affects:
+        version = versions.get(package)
+        if version is None:
+            continue
+        try:
+            inside = SpecifierSet(spec).contains(Version(version), prereleases=True)
+        except (InvalidSpecifier, InvalidVersion):
+            continue
+        where = "inside" if inside else "outside"
+        hint = f"{where} affected range: {package} {version} vs {spec}"
+        found.append(Evidence("environment", f"{package}{spec}", *lines, hint))
+    return sorted(found, key=lambda e: not e.hint.startswith("outside"))

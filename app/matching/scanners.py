@@ -1,0 +1,135 @@
+"""One-pass multi-pattern scanners: which signatures hit anywhere in a text.
+
+Hyperscan is the primary engine: one block-mode database of every signature,
+``HS_FLAG_SINGLEMATCH`` so each signature calls back at most once, scanned
+over the request bytes; flat in the number of signatures and with no warm-up
+(performance note, section 3: 585 MB/s at 10,000 signatures). The wheel bundles
+Vectorscan 5.4.x (BSD-3-Clause; the wrapper is MIT), not Intel's relicensed
+Hyperscan 5.5+. Where the wheel is missing, ``Re2SetScanner`` does the same job
+with RE2's ``Set``; it is linear too, but its lazily built DFA makes the first
+megabytes after a build slow, so the pipeline only hands it bounded excerpts.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import re2
+
+from app.articles.patterns import hyperscan_flags, re2_options
+
+hyperscan: Any
+try:  # the wheel exists for the common platforms; the RE2 scanner covers the rest
+    import hyperscan
+except ImportError:  # pragma: no cover - exercised by forcing engine="re2"
+    hyperscan = None
+
+RE2_SET_MAX_MEM = 1 << 30
+
+
+class Scanner(Protocol):
+    """Finds which of the compiled patterns occur in ``data`` (ids as given at build)."""
+
+    engine: str
+
+    def scan(self, data: bytes) -> frozenset[int]: ...
+
+
+def hyperscan_available() -> bool:
+    return hyperscan is not None
+
+
+def hyperscan_version() -> str:
+    """The bundled engine's version, part of the serialised index's key."""
+    if hyperscan is None:
+        return "none"
+    database = hyperscan.Database()
+    database.compile(expressions=[b"errkb"], ids=[0], flags=[hyperscan.HS_FLAG_SINGLEMATCH])
+    info = bytes(database.info()).decode()
+    return info.split()[1]
+
+
+class HyperscanScanner:
+    """A Hyperscan block database; one scratch space per thread (scratch is not shareable)."""
+
+    engine = "hyperscan"
+
+    def __init__(self, database: Any) -> None:
+        self._database = database
+        self._prototype = hyperscan.Scratch(database)
+        self._local = threading.local()
+
+    @classmethod
+    def compile(cls, patterns: Sequence[str]) -> HyperscanScanner:
+        database = hyperscan.Database()
+        database.compile(
+            expressions=[p.encode() for p in patterns],
+            ids=list(range(len(patterns))),
+            flags=[hyperscan_flags(p) for p in patterns],
+        )
+        return cls(database)
+
+    @classmethod
+    def load(cls, blob: bytes) -> HyperscanScanner:
+        return cls(hyperscan.loadb(blob, hyperscan.HS_MODE_BLOCK))
+
+    def dump(self) -> bytes:
+        blob: bytes = hyperscan.dumpb(self._database)
+        return blob
+
+    def scan(self, data: bytes) -> frozenset[int]:
+        hits: set[int] = set()
+
+        def on_match(sid: int, start: int, end: int, flags: int, context: object) -> None:
+            hits.add(sid)
+
+        self._database.scan(data, match_event_handler=on_match, scratch=self._scratch())
+        return frozenset(hits)
+
+    def _scratch(self) -> Any:
+        scratch = getattr(self._local, "scratch", None)
+        if scratch is None:
+            scratch = self._local.scratch = self._prototype.clone()
+        return scratch
+
+
+class EmptyScanner:
+    """Hyperscan refuses an empty database; an empty KB simply never hits."""
+
+    engine = "empty"
+
+    def scan(self, data: bytes) -> frozenset[int]:
+        return frozenset()
+
+
+class Re2SetScanner:
+    """The fallback engine: one ``re2.Set`` over every pattern."""
+
+    engine = "re2"
+
+    def __init__(self, patterns: Sequence[str]) -> None:
+        options = re2_options()
+        set_options = re2.Options()
+        set_options.log_errors = False
+        set_options.max_mem = RE2_SET_MAX_MEM
+        self._set = re2.Set.SearchSet(set_options)
+        for pattern in patterns:
+            re2.compile(pattern, options)  # same validation as lint, clearer errors
+            self._set.Add(pattern)
+        self._set.Compile()
+
+    def scan(self, data: bytes) -> frozenset[int]:
+        return frozenset(self._set.Match(data) or ())  # None when nothing matched
+
+
+def compile_scanner(patterns: Sequence[str], engine: str = "auto") -> Scanner:
+    """The best scanner available (``engine`` = auto | hyperscan | re2)."""
+    if not patterns:
+        return EmptyScanner()
+    if engine == "re2" or (engine == "auto" and hyperscan is None):
+        return Re2SetScanner(patterns)
+    if hyperscan is None:
+        raise RuntimeError("the hyperscan engine was asked for but is not installed")
+    return HyperscanScanner.compile(patterns)

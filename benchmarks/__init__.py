@@ -1,0 +1,1 @@
+"""Benchmarks of the matching engine (``make bench``); never collected by pytest."""
