@@ -11,13 +11,15 @@ BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 
-.PHONY: run test check install install-dev schema lint-kb clean help
+.PHONY: run test check install install-dev schema bless bench clean help
 
 help:
 	@echo "make run     install, migrate the SQLite database, load kb/, serve on 127.0.0.1:8000"
 	@echo "make test    install the dev dependencies and run the whole test suite"
 	@echo "make check   ruff, mypy (strict), import-linter contracts, errkb lint"
 	@echo "make schema  regenerate kb/schema.json from the article model"
+	@echo "make bless   rewrite the verdict markers of tests/data/logs from the matcher (review the diff)"
+	@echo "make bench   run the matching benchmarks (not part of make test)"
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -48,3 +50,6 @@ schema: install
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .pytest_cache .mypy_cache .ruff_cache
+
+bless: install-dev
+	$(BIN)/python -m tests.bless

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from sqlalchemy.engine import Engine
 
-from app.kb import LiveKb
+from app.articles.problems import Problem
+from app.kb import LiveKb, prepare_kb
 
 
 @dataclass
@@ -31,6 +33,27 @@ class KbHolder:
         with self._lock:
             old, self._current = self._current, new
         return old
+
+
+@dataclass(frozen=True)
+class ReloadOutcome:
+    """What a reload did: the revision now served, and why a new one was refused."""
+
+    swapped: bool
+    revision: str
+    problems: tuple[Problem, ...]
+
+
+def reload_kb(holder: KbHolder, root: Path, *, index_dir: Path | None) -> ReloadOutcome:
+    """Build the KB at ``root`` beside the one in use and swap only if it is clean.
+
+    Lint errors or failing self-tests keep the old KB serving (target B6).
+    """
+    prepared = prepare_kb(root, index_dir=index_dir)
+    if prepared.live is None:
+        return ReloadOutcome(False, holder.current.revision, prepared.errors)
+    holder.swap(prepared.live)
+    return ReloadOutcome(True, prepared.live.revision, prepared.problems)
 
 
 @dataclass(frozen=True)

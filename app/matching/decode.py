@@ -181,11 +181,12 @@ def _fix_lines(text: str, max_line_chars: int) -> tuple[str, int, int, int, int]
     if "\r" not in text and len(text) <= max_line_chars:
         return text, text.count("\n") + 1, 0, 0, 0
     lines = text.split("\n")
-    folded = _fold_carriage_returns(lines) if "\r" in text else 0
+    has_cr = "\r" in text
+    folded = _fold_carriage_returns(lines) if has_cr else 0
     cut = chars_cut = 0
     if max(map(len, lines)) > max_line_chars:
         cut, chars_cut = _cut_long_lines(lines, max_line_chars)
-    if folded or cut:
+    if has_cr or cut:
         text = "\n".join(lines)
     return text, len(lines), folded, cut, chars_cut
 
@@ -223,7 +224,7 @@ def _cut_long_lines(lines: list[str], max_line_chars: int) -> tuple[int, int]:
 def _cut(line: str, max_line_chars: int) -> tuple[str, int]:
     keep = max_line_chars - len(_marker(len(line)))
     head = line[:keep]
-    backed_off = head.rstrip(_CUT_BACKOFF_ALPHABET)
+    backed_off = head.rstrip(_CUT_BACKOFF_ALPHABET).rstrip()
     if len(head) - len(backed_off) <= min(CUT_BACKOFF_CHARS, keep // 2):
         head = backed_off
     dropped = len(line) - len(head)

@@ -1,0 +1,79 @@
+"""No input makes a signature run past its budget (issue 3 item 10, targets B1 and B5).
+
+Signatures run in linear-time engines, so a 1 MiB adversarial line costs a few
+milliseconds whatever the pattern. The budget is generous (50 ms per pattern and
+input, best of three runs) because this machine is shared; a backtracking engine
+needs seconds for 24 characters of ``(a+)+$``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+import re2
+
+from app.articles.model import Article
+from app.articles.patterns import re2_options
+from app.kb import LiveKb
+from app.matching.index import build_index
+
+BUDGET_S = 0.050
+MIB = 1 << 20
+CATASTROPHIC = [r"(aaaa+)+Error$", r"(abab|ab)+Error!", r"(Error\w+\s?)*Errr$", r"(x+x+)+yyyy"]
+
+
+def adversarial_inputs(longest_literal: str) -> dict[str, str]:
+    rng = random.Random(7)
+    printable = "".join(chr(rng.randrange(32, 127)) for _ in range(MIB))
+    literal = (longest_literal or "abcd") * (MIB // max(1, len(longest_literal or "abcd")))
+    return {
+        "a": "a" * MIB,
+        "space": " " * MIB,
+        "tab": "\t" * MIB,
+        "zero": "0" * MIB,
+        "literal": literal[:MIB],
+        "random": printable,
+    }
+
+
+def best_of_three(run: object) -> float:
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        run()  # type: ignore[operator]
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def test_every_repository_signature_stays_within_budget(repository_kb: LiveKb) -> None:
+    slow = []
+    inputs = adversarial_inputs("Expected all tensors")
+    for signature in repository_kb.index.signatures:
+        program = re2.compile(signature.pattern, re2_options())
+        for name, text in inputs.items():
+            elapsed = best_of_three(lambda p=program, t=text: p.search(t))
+            if elapsed > BUDGET_S:
+                slow.append((signature.article_id, signature.pattern, name, elapsed))
+    assert slow == []
+
+
+@pytest.mark.parametrize("pattern", CATASTROPHIC)
+def test_catastrophic_shapes_load_and_stay_within_budget(pattern: str) -> None:
+    article = Article.model_validate(
+        {
+            "id": "hostile",
+            "title": {"en": "t", "zh": "t"},
+            "summary": {"en": "s", "zh": "s"},
+            "libraries": ["torch"],
+            "signatures": {"error": [pattern]},
+            "cause": {"en": "c", "zh": "c"},
+            "fix": {"en": "f", "zh": "f"},
+        }
+    )
+    index = build_index([article], "hostile")
+    for text in adversarial_inputs("Error").values():
+        data = text.encode()
+        assert best_of_three(lambda d=data: index.scan(d)) < BUDGET_S
+        assert best_of_three(lambda t=text: index.spans(0, t)) < BUDGET_S
