@@ -29,7 +29,7 @@ install: $(UV)
 	$(UV) sync --locked --no-dev --python $(PYTHON)
 
 install-dev: $(UV)
-	$(UV) sync --locked --python $(PYTHON)
+	$(UV) sync --locked --all-extras --python $(PYTHON)
 
 run: install
 	$(BIN)/errkb db upgrade
@@ -53,3 +53,8 @@ clean:
 
 bless: install-dev
 	$(BIN)/python -m tests.bless
+
+BENCH_ARGS ?= --quick
+bench: install-dev
+	$(BIN)/python -m benchmarks.throughput $(BENCH_ARGS)
+	$(BIN)/python -m benchmarks.accuracy

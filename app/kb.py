@@ -26,7 +26,7 @@ from app.matching.index import (
     index_key,
     load_index,
 )
-from app.matching.pipeline import MatchOptions, match_text
+from app.matching.pipeline import MatchOptions, match_text, warm_up
 from app.matching.result import MatchResult
 from app.matching.scanners import hyperscan_available
 
@@ -63,6 +63,7 @@ def prepare_kb(root: Path, *, index_dir: Path | None = None, self_tests: bool = 
     if loaded.errors:
         return Prepared(None, loaded.problems)
     index = index_for(loaded.kb, index_dir)
+    warm_up(index)
     live = LiveKb(loaded.kb, index)
     problems = loaded.problems + (tuple(self_test(live)) if self_tests else ())
     return Prepared(live if not errors_in(problems) else None, tuple(sorted(set(problems))))

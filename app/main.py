@@ -7,6 +7,7 @@ through ``create_app_from_env`` (uvicorn's factory mode).
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -29,6 +30,7 @@ def create_app(settings: Settings) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         kb = prepare_valid_kb(settings.kb_path, index_dir=settings.index_dir)
+        gc.freeze()  # the KB and index live forever: keep them out of every collection
         engine = make_engine(settings.database_url)
         app.state.services = Services(
             engine=engine, kb=KbHolder(kb), default_lang=settings.default_lang

@@ -136,7 +136,7 @@ def machine() -> str:
     model = _cpu_model()
     return (
         f"{cpus} vCPU ({model}), Python {platform.python_version()}, "
-        f"{platform.system()} {platform.machine()}, pinned to CPUs {pinned}"
+        f"{platform.system()} {platform.machine()}, CPU affinity {pinned}"
     )
 
 

@@ -190,6 +190,7 @@ def _article(
             "title": {"en": title, "zh": f"{title}（中文）"},
             "summary": text,
             "libraries": libraries,
+            "layer": "framework",
             "signatures": {**patterns, "traceback": traceback},
             "cause": text,
             "fix": text,

@@ -12,6 +12,7 @@ VALID_ARTICLE: dict[str, object] = {
     "summary": {"en": "A failure used by the tests.", "zh": "测试用的错误。"},
     "libraries": ["torch"],
     "tags": ["testing"],
+    "layer": "user-code",
     "affects": {"torch": ">=2.4"},
     "signatures": {
         "error": [r"SampleError: widget \d+ exploded"],

@@ -68,6 +68,13 @@ class Signatures(_Strict):
     traceback: TracebackSignature | None = Field(
         default=None, description="Fuzzy traceback signature."
     )
+    context_required: bool = Field(
+        default=False,
+        description=(
+            "Match only when a context signature hits too: for a message that other "
+            "causes print as well (a bare 'chunk expects at least a 1-dimensional tensor')."
+        ),
+    )
 
     def all_patterns(self) -> list[tuple[str, int, str]]:
         """(kind, position in its list, pattern) for every regex of the article."""
@@ -131,6 +138,9 @@ class Example(_Strict):
     note: str | None = Field(default=None, description="Where the log comes from.")
 
 
+Layer = Literal["hardware", "cluster", "environment", "framework", "user-code"]
+
+
 class Article(_Strict):
     """One failure, its cause and its fix, and the signatures that recognise it."""
 
@@ -143,6 +153,14 @@ class Article(_Strict):
         min_length=1, description="Where the failure lives: torch, transformers, deepspeed, ..."
     )
     tags: list[Slug] = Field(default_factory=list)
+    layer: Layer = Field(
+        description=(
+            "Where the fault lives, so results can say who fixes it: hardware (GPU, "
+            "driver, ECC, Xid), cluster (network, NCCL transport, shared memory, ports), "
+            "environment (installed packages, builds, CUDA toolkit), framework (a bug or "
+            "limit of a library), user-code (the training script or its configuration)."
+        )
+    )
     affects: dict[Slug, VersionSpecifier] = Field(
         default_factory=dict,
         description="Package -> PEP 440 specifier set of the versions that show the failure.",

@@ -160,35 +160,70 @@ def _clean(
 ) -> DecodedText:
     if max_line_chars < MIN_LINE_CHARS:
         raise ValueError(f"max_line_chars must be at least {MIN_LINE_CHARS}")
-    escapes = 0
-    if "\x1b" in text:
-        text, escapes = _ESCAPES.subn("", text)
-    if not text.isascii() and any(c in text for c in _C1_INTRODUCERS):
-        text, more = _C1_ESCAPES.subn("", text)
-        escapes += more
-    before = len(text)
-    text = text.translate(_ASCII_CONTROLS) if text.isascii() else _CONTROLS.sub("", text)
-    controls = before - len(text)
+    text, escapes, controls = _strip_controls(text)
     text, line_count, folded, cut, chars_cut = _fix_lines(text, max_line_chars)
     counts = DecodeCounts(invalid, escapes, controls, folded, cut, chars_cut)
     return DecodedText(text, line_count, encoding, first_line, counts)
 
 
+def _strip_controls(text: str) -> tuple[str, int, int]:
+    """Drop escape sequences, then every other control character but \t \n \r.
+
+    ASCII text takes ``str.translate``'s fast path; other text is searched
+    once and rewritten only when something is there to remove.
+    """
+    escapes = 0
+    if "\x1b" in text:
+        text, escapes = _ESCAPES.subn("", text)
+    if text.isascii():
+        cleaned = text.translate(_ASCII_CONTROLS)
+        return cleaned, escapes, len(text) - len(cleaned)
+    if _CONTROLS.search(text) is None:
+        return text, escapes, 0
+    if any(c in text for c in _C1_INTRODUCERS):
+        text, more = _C1_ESCAPES.subn("", text)
+        escapes += more
+    cleaned = _CONTROLS.sub("", text)
+    return cleaned, escapes, len(text) - len(cleaned)
+
+
 def _fix_lines(text: str, max_line_chars: int) -> tuple[str, int, int, int, int]:
-    """Fold ``\\r`` rewrites and cut long lines; splits only when it must."""
+    """Fold ``\r`` rewrites and cut long lines; splits into lines only when it must."""
     if "\r" in text:
         text = text.replace("\r\n", "\n")
-    if "\r" not in text and len(text) <= max_line_chars:
+    has_cr = "\r" in text
+    if not has_cr and not _has_long_line(text, max_line_chars):
         return text, text.count("\n") + 1, 0, 0, 0
     lines = text.split("\n")
-    has_cr = "\r" in text
     folded = _fold_carriage_returns(lines) if has_cr else 0
     cut = chars_cut = 0
     if max(map(len, lines)) > max_line_chars:
         cut, chars_cut = _cut_long_lines(lines, max_line_chars)
-    if has_cr or cut:
-        text = "\n".join(lines)
-    return text, len(lines), folded, cut, chars_cut
+    return "\n".join(lines), len(lines), folded, cut, chars_cut
+
+
+def _has_long_line(text: str, limit: int) -> bool:
+    """Whether a line is longer than ``limit``, without splitting the text.
+
+    A line longer than ``limit`` covers a position that is a multiple of
+    ``limit``; each such probe looks at most ``limit`` characters each way,
+    so the whole check is linear and usually touches a tiny part of the text.
+    """
+    size = len(text)
+    for probe in range(0, size, limit):
+        if text[probe] == "\n":
+            continue
+        low = max(0, probe - limit)
+        before = text.rfind("\n", low, probe)
+        if before < 0 and low > 0:
+            return True  # text[probe - limit : probe + 1] has no newline
+        after = text.find("\n", probe, probe + limit + 1)
+        if after < 0 and probe + limit < size:
+            return True  # text[probe : probe + limit + 1] has no newline
+        end = size if after < 0 else after
+        if end - (before + 1) > limit:
+            return True
+    return False
 
 
 def _fold_carriage_returns(lines: list[str]) -> int:

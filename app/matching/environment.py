@@ -41,26 +41,24 @@ MAX_LINE = 300
 
 
 @cache
-def _patterns() -> tuple[Any, ...]:
+def _pattern() -> Any:
+    """One multi-line RE2 program for every form above, run once over the head of the log."""
     names = "|".join(n.replace("-", "[-_]") for n in (*PACKAGES, "pytorch", "nvidia-nccl-cu12"))
-    sources = (
-        rf"^\s*-?\s*`?(?i:({names}))`?\s*(?:==|\s+|\s*version:\s*|\s*:\s*){VERSION}\s*$",
-        rf"^(?i:(pytorch|torch)) version:\s*{VERSION}",
-        rf"^(?i:(deepspeed)) info:\s*version={VERSION}",
+    forms = (
+        rf"^[ \t]*-?[ \t]*`?(?i:({names}))`?[ \t]*(?:==|[ \t]+|[ \t]*version:[ \t]*|[ \t]*:[ \t]*)"
+        rf"{VERSION}[ \t]*$",
+        rf"^(?i:(pytorch|torch)) version:[ \t]*{VERSION}",
+        rf"^(?i:(deepspeed)) info:[ \t]*version={VERSION}",
     )
-    return tuple(re2.compile(source, re2_options()) for source in sources)
+    return re2.compile("(?m)" + "|".join(f"(?:{form})" for form in forms), re2_options())
 
 
 def detect_versions(lines: Iterable[str]) -> dict[str, str]:
     """Package -> version for the packages errkb's articles talk about; first seen wins."""
     found: dict[str, str] = {}
-    for line in lines:
-        if len(line) > MAX_LINE or not any(ch.isdigit() for ch in line):
-            continue
-        for pattern in _patterns():
-            match = pattern.search(line)
-            if match:
-                name = match.group(1).lower().replace("_", "-")
-                found.setdefault(ALIASES.get(name, name), match.group(2))
-                break
+    text = "\n".join(line for line in lines if len(line) <= MAX_LINE)
+    for match in _pattern().finditer(text):
+        groups = [g for g in match.groups() if g is not None]
+        name = groups[0].lower().replace("_", "-")
+        found.setdefault(ALIASES.get(name, name), groups[1])
     return found

@@ -143,10 +143,11 @@ def _within_budget(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return head + tail[::-1]
 
 
-def excerpt_lines(data: bytes) -> tuple[list[str], list[int]]:
-    """Decoded lines of the windows, each with its line number in ``data``.
+def excerpt_lines(data: bytes) -> tuple[list[str], list[int], int]:
+    """Decoded lines of the windows, each with its line number, and ``data``'s line count.
 
     An empty line separates windows so that no traceback is stitched across a gap.
+    Newlines are counted once, window by window, for numbers and total alike.
     """
     lines: list[str] = []
     numbers: list[int] = []
@@ -161,4 +162,5 @@ def excerpt_lines(data: bytes) -> tuple[list[str], list[int]]:
             numbers.append(line)
         lines.extend(chunk)
         numbers.extend(range(line, line + len(chunk)))
-    return lines, numbers
+    total = line + data.count(b"\n", position)
+    return lines, numbers, total

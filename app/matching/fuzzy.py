@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from app.matching.index import SignatureIndex, short_exception
 
@@ -21,20 +21,25 @@ MAX_CANDIDATES = 500
 def candidates(
     exception: str | None, regex_candidates: Iterable[str], index: SignatureIndex
 ) -> list[str]:
-    """Article ids worth a fuzzy comparison for an event, bounded and in a stable order."""
-    chosen = dict.fromkeys(regex_candidates)
-    if exception:
-        chosen.update(dict.fromkeys(index.by_exception.get(short_exception(exception), ())))
-    return list(chosen)[:MAX_CANDIDATES]
+    """Article ids worth a fuzzy comparison for an event, bounded and in a stable order.
+
+    When a regex already found articles, those are the candidates: an article
+    whose error pattern hit nowhere can only match on similarity alone, and that
+    is the fallback for events no regex recognised (same exception type).
+    """
+    chosen = list(dict.fromkeys(regex_candidates))
+    if not chosen and exception:
+        chosen = list(index.by_exception.get(short_exception(exception), ()))
+    return chosen[:MAX_CANDIDATES]
 
 
 def similarities(
     query: str, article_ids: Iterable[str], index: SignatureIndex
 ) -> Mapping[str, float]:
     """Similarity in [0, 1] of ``query`` to each article's normalised traceback signature."""
-    scores: dict[str, float] = {}
-    for article_id in article_ids:
-        target = index.articles[article_id].fuzzy_text
-        if target:
-            scores[article_id] = fuzz.token_set_ratio(query, target, processor=None) / 100.0
-    return scores
+    ids = [a for a in article_ids if index.articles[a].fuzzy_text]
+    if not ids:
+        return {}
+    targets = [index.articles[a].fuzzy_text or "" for a in ids]
+    found = process.extract(query, targets, scorer=fuzz.token_set_ratio, processor=None, limit=None)
+    return {ids[position]: float(score) / 100.0 for _, score, position in found}

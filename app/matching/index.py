@@ -58,6 +58,8 @@ class ArticleEntry:
     error_sids: tuple[int, ...] = ()
     context_sids: tuple[int, ...] = ()
     exclude_sids: tuple[int, ...] = ()
+    context_required: bool = False
+    layer: str = "user-code"
 
     def title(self, lang: str) -> str:
         return self.title_zh if lang == "zh" else self.title_en
@@ -129,6 +131,8 @@ def _entry(article: Article, sids: Mapping[SignatureKind, list[int]]) -> Article
         error_sids=tuple(sids["error"]),
         context_sids=tuple(sids["context"]),
         exclude_sids=tuple(sids["exclude"]),
+        context_required=article.signatures.context_required,
+        layer=article.layer,
     )
 
 
@@ -186,6 +190,8 @@ def _entry_from_json(data: dict[str, Any]) -> ArticleEntry:
         error_sids=tuple(data["error_sids"]),
         context_sids=tuple(data["context_sids"]),
         exclude_sids=tuple(data["exclude_sids"]),
+        context_required=bool(data["context_required"]),
+        layer=str(data["layer"]),
     )
 
 

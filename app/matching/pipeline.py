@@ -51,25 +51,44 @@ def match_text(
     data = text.encode("utf-8", "replace") if isinstance(text, str) else bytes(text)
     notes: list[str] = []
     hits = index.scan(data)
-    lines, numbers = _lines(text, data, index, options)
+    lines, numbers, total_lines = _lines(text, data, options)
     events = _extract(lines, numbers, notes)
     events, redactions = _redact_events(events)
     hits = hits | index.scan(_event_blob(events).encode())
     versions = {**detect_versions(lines[:VERSION_LINES]), **options.env}
     scored = [_score_event(i, e, index, hits, versions) for i, e in enumerate(events)]
     matches = _rank(scored, index, options)
-    stats = InputStats(bytes=len(data), lines=data.count(b"\n") + 1, redactions=redactions)
+    stats = InputStats(bytes=len(data), lines=total_lines, redactions=redactions)
     return MatchResult(tuple(matches), tuple(events), stats, versions, tuple(notes))
 
 
 def _lines(
-    text: str | bytes, data: bytes, index: SignatureIndex, options: MatchOptions
-) -> tuple[list[str], list[int]]:
+    text: str | bytes, data: bytes, options: MatchOptions
+) -> tuple[list[str], list[int], int]:
+    """Decoded lines with their pasted line numbers, and the paste's line count."""
     if len(data) > options.whole_log_limit:
         return excerpt_lines(data)
     decoded = decode_text(text) if isinstance(text, str) else decode(data)
     lines = decoded.text.split("\n")
-    return lines, list(range(decoded.first_line, decoded.first_line + len(lines)))
+    numbers = list(range(decoded.first_line, decoded.first_line + len(lines)))
+    return lines, numbers, decoded.line_count
+
+
+WARM_UP_LOG = (
+    "torch==2.4.0\n[rank0]: Traceback (most recent call last):\n"
+    '[rank0]:   File "/w/train.py", line 1, in <module>\n'
+    "[rank0]: RuntimeError: warm-up of every stage (HF_TOKEN=hf_0000000000000000000000000000000000)"
+)
+
+
+def warm_up(index: SignatureIndex) -> None:
+    """Run one small match so the first real request pays no one-time set-up (goal P6).
+
+    It compiles the redaction rules, the prefix and event patterns and the
+    index's lookup tables; the rest is per signature and costs microseconds.
+    """
+    index.by_exception  # noqa: B018 - computed once, here
+    match_text(WARM_UP_LOG, index)
 
 
 def _extract(lines: Sequence[str], numbers: Sequence[int], notes: list[str]) -> list[Event]:

@@ -69,6 +69,8 @@ def score_article(
     else:
         return None
     context, count = _context_evidence(event, entry, index, hits)
+    if entry.context_required and count == 0:
+        return None
     raw += CONTEXT_WEIGHT * min(1.0, count / CONTEXT_FOR_FULL_BONUS)
     if entry.context_sids and count == 0:
         raw -= UNUSED_CONTEXT_PENALTY

@@ -23,6 +23,7 @@ def article(
             "title": {"en": f"{article_id} title", "zh": f"{article_id} 标题"},
             "summary": {"en": "s", "zh": "s"},
             "libraries": ["torch"],
+            "layer": "framework",
             "signatures": signatures,
             "cause": {"en": "c", "zh": "c"},
             "fix": {"en": "f", "zh": "f"},
@@ -202,3 +203,20 @@ def test_secrets_never_leave_the_core(index: SignatureIndex) -> None:
 def test_titles_follow_the_language(index: SignatureIndex) -> None:
     oom = "RuntimeError: CUDA out of memory. Tried to allocate 1 GiB"
     assert match_text(oom, index, MatchOptions(lang="zh")).matches[0].title == "oom 标题"
+
+
+def test_context_required_article_needs_its_context() -> None:
+    chunk = article(
+        "scalar-chunk",
+        error=["chunk expects at least a 1-dimensional tensor"],
+        context=[r"parallel/data_parallel\.py"],
+        context_required=True,
+    )
+    index = build_index([chunk], "r")
+    bare = "RuntimeError: chunk expects at least a 1-dimensional tensor"
+    framed = traceback(
+        "chunk expects at least a 1-dimensional tensor",
+        [("/x/torch/nn/parallel/data_parallel.py", "scatter")],
+    )
+    assert match_text(bare, index).unknown
+    assert top(framed, index) == "scalar-chunk"

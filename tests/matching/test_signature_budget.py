@@ -67,6 +67,7 @@ def test_catastrophic_shapes_load_and_stay_within_budget(pattern: str) -> None:
             "title": {"en": "t", "zh": "t"},
             "summary": {"en": "s", "zh": "s"},
             "libraries": ["torch"],
+            "layer": "framework",
             "signatures": {"error": [pattern]},
             "cause": {"en": "c", "zh": "c"},
             "fix": {"en": "f", "zh": "f"},
