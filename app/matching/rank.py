@@ -59,14 +59,14 @@ def score_article(
     versions: Mapping[str, str],
 ) -> Scored | None:
     """Score ``entry`` for ``event`` (the ``order``-th event, root cause first)."""
-    if _vetoed(event, entry, index, hits):
-        return None
     evidence = _error_evidence(event, entry, index, hits)
     if evidence:
         raw = ERROR_WEIGHT + FUZZY_WEIGHT * fuzzy
     elif fuzzy >= FUZZY_ONLY_MIN:
         raw = FUZZY_ONLY_WEIGHT * fuzzy
     else:
+        return None  # cheapest rejection first: most candidates end here
+    if _vetoed(event, entry, index, hits):
         return None
     context, count = _context_evidence(event, entry, index, hits)
     if entry.context_required and count == 0:
