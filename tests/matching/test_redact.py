@@ -62,11 +62,18 @@ def test_case_alone(case: Case) -> None:
     assert result.redactions
 
 
-@pytest.mark.parametrize("context", sorted(CONTEXTS))
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.rule)
+# An escaped PEM body loses its line breaks inside a JSON string; PEM keys are
+# checked alone and in the other contexts.
+EMBEDDED = [
+    pytest.param(case, context, id=f"{case.rule}-{context}")
+    for case in CASES
+    for context in sorted(CONTEXTS)
+    if not (context == "json" and case.rule.startswith("pem-"))
+]
+
+
+@pytest.mark.parametrize(("case", "context"), EMBEDDED)
 def test_case_embedded(case: Case, context: str) -> None:
-    if context == "json" and case.rule.startswith("pem-"):
-        pytest.skip("an escaped PEM body loses its line breaks: checked alone above")
     data, expected = CONTEXTS[context](case.text, case.expected)
     assert any_rule(through_pipeline(data)) == any_rule(expected)
 
