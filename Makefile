@@ -11,7 +11,7 @@ BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 
-.PHONY: run test check install install-dev schema bless bench clean help
+.PHONY: run test check install install-dev schema bless bench repro-env clean help
 
 help:
 	@echo "make run     install, migrate the SQLite database, load kb/, serve on 127.0.0.1:8000"
@@ -19,7 +19,8 @@ help:
 	@echo "make check   ruff, mypy (strict), import-linter contracts, errkb lint"
 	@echo "make schema  regenerate kb/schema.json from the article model"
 	@echo "make bless   rewrite the verdict markers of tests/data/logs from the matcher (review the diff)"
-	@echo "make bench   run the matching benchmarks (not part of make test)"
+	@echo "make bench   run the matching and HTTP benchmarks (not part of make test)"
+	@echo "make repro-env  build .venv-repro/ (torch 2.13.0 CPU + the CPU repros' packages)"
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -51,6 +52,9 @@ schema: install
 clean:
 	rm -rf $(VENV) $(TOOLS) .pytest_cache .mypy_cache .ruff_cache
 
+repro-env: install-dev
+	ERRKB_PYTHON=$(BIN)/python PYTHON=$(PYTHON) bash scripts/repro-env.sh
+
 bless: install-dev
 	$(BIN)/python -m tests.bless
 
@@ -58,3 +62,4 @@ BENCH_ARGS ?= --quick
 bench: install-dev
 	$(BIN)/python -m benchmarks.throughput $(BENCH_ARGS)
 	$(BIN)/python -m benchmarks.accuracy
+	$(BIN)/python -m benchmarks.http

@@ -5,7 +5,8 @@
     ├── KbError                     the knowledge base cannot be used
     │   └── KbInvalid               articles failed to load or lint; carries the problems
     ├── StoreError                  the database cannot be reached or migrated
-    └── InputError                  a caller sent input errkb refuses (too big, undecodable)
+    ├── InputError                  a caller sent input errkb refuses (too big, undecodable)
+    └── Busy                        at capacity for now; carries when to retry
 
 Third-party errors are wrapped at the boundary with ``raise ... from exc``.
 ``cli.py`` maps this tree to exit codes and the HTTP layer maps it to status
@@ -49,3 +50,15 @@ class StoreError(ErrkbError):
 
 class InputError(ErrkbError):
     """A caller sent input errkb refuses; the message is safe to show to that caller."""
+
+
+class Busy(ErrkbError):
+    """errkb is at capacity for this kind of work; ``retry_after`` says when to try again.
+
+    Raised instead of queueing without bound (target D6): the HTTP layer answers
+    503 with ``Retry-After``.
+    """
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after

@@ -2,7 +2,8 @@
 
 Nothing is built at import time: tests build a fresh app per test on a
 temporary database, and ``errkb serve`` builds one from the environment
-through ``create_app_from_env`` (uvicorn's factory mode).
+through ``create_app_from_env`` (uvicorn's factory mode). Each app has its
+own metrics registry, rate limiter, match cache and writer thread.
 """
 
 from __future__ import annotations
@@ -12,12 +13,50 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from app.api.routes import health
+from app.api.routes import admin, articles, docs, health, learning, match, ops
+from app.http.bodies import BodyLimits
+from app.http.errors import install_error_handlers
+from app.http.middleware import RequestMiddleware
+from app.http.ratelimit import RateLimiter, parse_networks
 from app.kb import prepare_valid_kb
-from app.services import KbHolder, Services
+from app.learning import Recorder
+from app.metrics import Metrics, make_metrics
+from app.runner import MatchRunner
+from app.services import KbHolder, Reloader, Services
 from app.settings import Settings
 from app.store.engine import make_engine
+
+VERSION = "0.1.0"
+
+
+def _services(settings: Settings, metrics: Metrics) -> Services:
+    """Load the KB (refusing a bad one), open the engine, build the runner."""
+    kb = KbHolder(prepare_valid_kb(settings.kb_path, index_dir=settings.index_dir))
+    gc.freeze()  # the KB and index live forever: keep them out of every collection
+    engine = make_engine(settings.database_url.get_secret_value())
+    runner = MatchRunner(
+        kb=kb,
+        metrics=metrics,
+        recorder=Recorder(engine, metrics),
+        big_body_bytes=settings.big_body_bytes,
+        big_match_slots=settings.big_match_slots,
+        cache_seconds=settings.cache_seconds,
+    )
+    metrics.kb_articles.set(len(kb.current.kb))
+    return Services(
+        engine=engine,
+        kb=kb,
+        default_lang=settings.default_lang,
+        metrics=metrics,
+        runner=runner,
+        reloader=Reloader(kb, settings.kb_path, settings.index_dir),
+        limits=BodyLimits(wire=settings.max_body_bytes, text=settings.max_text_bytes),
+        rate_limiter=RateLimiter(settings.rate_limit_per_minute, settings.rate_limit_burst),
+        trusted_proxies=parse_networks(settings.trusted_proxies),
+        public_url=settings.public_url,
+    )
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -26,28 +65,47 @@ def create_app(settings: Settings) -> FastAPI:
     A KB with errors refuses to start (``KbInvalid`` lists every problem with
     file and line) rather than serving half a knowledge base.
     """
+    metrics = make_metrics()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        kb = prepare_valid_kb(settings.kb_path, index_dir=settings.index_dir)
-        gc.freeze()  # the KB and index live forever: keep them out of every collection
-        engine = make_engine(settings.database_url)
-        app.state.services = Services(
-            engine=engine, kb=KbHolder(kb), default_lang=settings.default_lang
-        )
+        services = _services(settings, metrics)
+        app.state.services = services
         try:
             yield
         finally:
-            engine.dispose()
+            if services.runner is not None and services.runner.recorder is not None:
+                services.runner.recorder.close()
+            services.engine.dispose()
 
     app = FastAPI(
         title="errkb",
         summary="Match a traceback or a job log to the article that fixes it.",
-        version="0.1.0",
+        version=VERSION,
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/openapi.json" if settings.docs else None,
     )
-    app.include_router(health.router)
+    install_error_handlers(app)
+    _routes(app, settings)
+    if settings.allowed_hosts:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts))
+    app.add_middleware(RequestMiddleware, metrics=metrics, https=settings.https)
     return app
+
+
+def _routes(app: FastAPI, settings: Settings) -> None:
+    app.include_router(health.router)
+    app.include_router(match.build_router(settings.max_body_bytes))
+    app.include_router(articles.router)
+    app.include_router(learning.router)
+    app.include_router(admin.router)
+    app.include_router(ops.router)
+    if settings.docs:
+        app.include_router(docs.router)
+    if settings.echo_endpoint:
+        app.include_router(ops.echo_router(settings.max_body_bytes))
 
 
 def create_app_from_env() -> FastAPI:

@@ -14,7 +14,11 @@ from pathlib import Path
 from sqlalchemy.engine import Engine
 
 from app.articles.problems import Problem
+from app.http.bodies import BodyLimits
+from app.http.ratelimit import Network, RateLimiter
 from app.kb import LiveKb, prepare_kb
+from app.metrics import Metrics, make_metrics
+from app.runner import MatchRunner
 
 
 @dataclass
@@ -56,10 +60,44 @@ def reload_kb(holder: KbHolder, root: Path, *, index_dir: Path | None) -> Reload
     return ReloadOutcome(True, prepared.live.revision, prepared.problems)
 
 
+class ReloadBusy(Exception):
+    """Another reload is running; this one was not started."""
+
+
+@dataclass
+class Reloader:
+    """Runs one reload at a time for a holder; the caller runs it off the event loop."""
+
+    holder: KbHolder
+    root: Path
+    index_dir: Path | None
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def __call__(self) -> ReloadOutcome:
+        if not self._lock.acquire(blocking=False):
+            raise ReloadBusy
+        try:
+            return reload_kb(self.holder, self.root, index_dir=self.index_dir)
+        finally:
+            self._lock.release()
+
+
 @dataclass(frozen=True)
 class Services:
-    """Everything the HTTP layers need, wired by ``create_app``."""
+    """Everything the HTTP layers need, wired by ``create_app``.
+
+    Only ``engine``, ``kb`` and ``default_lang`` are required, so a test can
+    build one by hand; ``create_app`` fills in the rest from the settings.
+    """
 
     engine: Engine
     kb: KbHolder
     default_lang: str
+    metrics: Metrics = field(default_factory=make_metrics)
+    runner: MatchRunner | None = None
+    reloader: Reloader | None = None
+    limits: BodyLimits = field(default_factory=lambda: BodyLimits(64 << 20, 64 << 20))
+    small_limits: BodyLimits = field(default_factory=lambda: BodyLimits(1 << 20, 1 << 20))
+    rate_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(0, 1))
+    trusted_proxies: tuple[Network, ...] = ()
+    public_url: str = ""

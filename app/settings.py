@@ -8,10 +8,14 @@ is missing or when the README's settings table does not list it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+MIB = 1 << 20
+CommaList = Annotated[list[str], NoDecode]
+"""A list written ``a,b,c`` in the environment (JSON would be unfriendly in a compose file)."""
 
 
 class Settings(BaseSettings):
@@ -19,11 +23,12 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="ERRKB_", frozen=True, extra="forbid")
 
-    database_url: str = Field(
-        default="sqlite:///var/errkb.db",
+    database_url: SecretStr = Field(
+        default=SecretStr("sqlite:///var/errkb.db"),
         description=(
             "SQLAlchemy URL of the database. SQLite (one file, WAL mode) by default; "
-            "postgresql+psycopg://user@host/db for several replicas."
+            "postgresql+psycopg://user:password@host/db for several replicas. A secret "
+            "(it may hold a password): never printed, logged or shown (target D7)."
         ),
     )
     kb_path: Path = Field(
@@ -45,3 +50,96 @@ class Settings(BaseSettings):
     log_level: Literal["debug", "info", "warning", "error"] = Field(
         default="info", description="Level of the service's logs."
     )
+    max_body_bytes: int = Field(
+        default=64 * MIB,
+        ge=1024,
+        description=(
+            "Largest request body on the wire (compressed size for gzip); 413 beyond it, "
+            "before the rest is read (targets C1, C2)."
+        ),
+    )
+    max_text_bytes: int = Field(
+        default=64 * MIB,
+        ge=1024,
+        description="Largest log after gzip expansion; 413 beyond it (target C3).",
+    )
+    big_body_bytes: int = Field(
+        default=1 * MIB,
+        ge=1,
+        description=(
+            "A match body at least this big is 'big': it needs one of the big-match slots "
+            "and is matched off the event loop (target D6)."
+        ),
+    )
+    big_match_slots: int = Field(
+        default=2,
+        ge=1,
+        description=(
+            "Big matches admitted at once; one more gets 503 with Retry-After at once "
+            "instead of queueing (target D6)."
+        ),
+    )
+    rate_limit_per_minute: int = Field(
+        default=120,
+        ge=0,
+        description=(
+            "Anonymous POSTs (match, feedback) per client IP per minute; 0 turns the limit "
+            "off. Beyond it: 429 with Retry-After (target D4)."
+        ),
+    )
+    rate_limit_burst: int = Field(
+        default=120,
+        ge=1,
+        description="How many of those a client may send at once (token-bucket size).",
+    )
+    trusted_proxies: CommaList = Field(
+        default_factory=list,
+        description=(
+            "Comma-separated IPs or CIDR networks of reverse proxies whose X-Forwarded-For "
+            "is believed; from any other peer the header is ignored (targets D4, ASVS 4.1.3)."
+        ),
+    )
+    allowed_hosts: CommaList = Field(
+        default_factory=list,
+        description=(
+            "Comma-separated host names the service answers to (TrustedHostMiddleware; "
+            "'*.example.org' allowed); empty: any (target C18)."
+        ),
+    )
+    https: bool = Field(
+        default=False,
+        description="The service is reached over HTTPS: send Strict-Transport-Security (C14).",
+    )
+    public_url: str = Field(
+        default="",
+        description=(
+            "Base URL of article links in answers (https://errkb.example.org); empty: the "
+            "URL the request came in on."
+        ),
+    )
+    cache_seconds: float = Field(
+        default=60.0,
+        ge=0,
+        description=(
+            "How long an answer is reused for an identical log (the ranks of one job all "
+            "post the same traceback); 0 turns the cache off (target D5)."
+        ),
+    )
+    docs: bool = Field(
+        default=True,
+        description="Serve the API reference at /docs (local page, no CDN) and /openapi.json.",
+    )
+    echo_endpoint: bool = Field(
+        default=False,
+        description=(
+            "Serve the hidden POST /api/v1/_echo (reads the body, answers its size): the "
+            "framework-only baseline of benchmarks/http.py. Off in production."
+        ),
+    )
+
+    @field_validator("trusted_proxies", "allowed_hosts", mode="before")
+    @classmethod
+    def _split_commas(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value

@@ -6,6 +6,9 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from app.http.errors import HttpError
+from app.http.ratelimit import client_ip
+from app.runner import MatchRunner
 from app.services import Services
 
 
@@ -16,3 +19,37 @@ def get_services(request: Request) -> Services:
 
 
 ServicesDep = Annotated[Services, Depends(get_services)]
+
+
+def get_runner(services: ServicesDep) -> MatchRunner:
+    if services.runner is None:
+        raise HttpError(503, "matching is not available on this instance")
+    return services.runner
+
+
+RunnerDep = Annotated[MatchRunner, Depends(get_runner)]
+
+
+def base_url(request: Request, services: ServicesDep) -> str:
+    """Where article links point: ERRKB_PUBLIC_URL, or the URL this request came in on."""
+    return services.public_url or str(request.base_url)
+
+
+BaseUrlDep = Annotated[str, Depends(base_url)]
+
+
+def rate_limit(request: Request, services: ServicesDep) -> None:
+    """Anonymous writes: a token bucket per client IP; 429 with Retry-After (target D4)."""
+    peer = request.client.host if request.client else None
+    key = client_ip(peer, request.headers.get("x-forwarded-for"), services.trusted_proxies)
+    retry_after = services.rate_limiter.take(key)
+    if retry_after is not None:
+        services.metrics.rejected.labels("rate_limited").inc()
+        raise HttpError(
+            429,
+            "too many requests from this address; slow down",
+            headers={"Retry-After": str(retry_after)},
+        )
+
+
+RateLimited = Depends(rate_limit)

@@ -1,10 +1,29 @@
-"""Response models of the JSON API; the OpenAPI schema is generated from these."""
+"""Request and response models of the JSON API; the OpenAPI schema is generated from these.
+
+Families as in the FastAPI template (STYLE.md rule 11): ``...In`` for what a
+client sends, ``...Out`` for what it gets back. The match answer itself is
+built by ``app.answers.match_json`` (the ``errkb match --json`` shape);
+``MatchResponse`` documents that shape, and schemathesis checks that the
+answers conform to it.
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+from datetime import datetime
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+from app.articles.model import ARTICLE_ID_PATTERN
+from app.store.tables import COMMENT_MAX, OUTCOMES
+
+Lang = Literal["en", "zh"]
+Outcome = Literal["verified", "stale", "drifted", "fix-broken", "unverifiable", "error"]
+assert set(OUTCOMES) == set(Outcome.__args__)  # type: ignore[attr-defined]
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
 
 
 class Health(BaseModel):
@@ -20,3 +39,168 @@ class Readiness(BaseModel):
     database: Literal["ok", "unreachable"]
     kb_revision: str = Field(description="Content hash of the KB in use.")
     articles: int = Field(description="Number of articles in the KB in use.")
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="Stable machine-readable code: not_found, too_large, ...")
+    message: str = Field(description="Human-readable, redacted; never echoes the input.")
+    details: list[str] | None = Field(default=None, description="One line per problem.")
+
+
+class ErrorResponse(BaseModel):
+    """Every error answer: ``{"error": {"code", "message"}}``."""
+
+    error: ErrorDetail
+
+
+class MatchRequest(_In):
+    """The JSON form of a match request; raw, gzip and multipart bodies carry only the text."""
+
+    text: str = Field(description="The traceback or job log.")
+    env: dict[str, str] | None = Field(
+        default=None,
+        max_length=200,
+        description="Installed versions, e.g. {'torch': '2.4.0'}; weighs article version ranges.",
+    )
+    lang: Lang | None = Field(default=None, description="Language of titles and summaries.")
+    top_k: int | None = Field(default=None, ge=1, le=50, description="Matches to return (5).")
+
+
+class EvidenceOut(BaseModel):
+    kind: Literal["error", "context", "log-context", "fuzzy", "environment"]
+    signature: str
+    line_start: int
+    line_end: int
+    hint: str
+
+
+class MatchOut(BaseModel):
+    article_id: str
+    score: float
+    confidence: Literal["high", "medium", "low"]
+    title: str
+    event_index: int
+    evidence: list[EvidenceOut]
+    url: str = Field(description="The article's page.")
+    summary_markdown: str = Field(description="Title, confidence, summary, first fix step, link.")
+
+
+class EventOut(BaseModel):
+    exception: str | None
+    message: str
+    ranks: list[int]
+    line_start: int
+    line_end: int
+    root_cause: bool
+
+
+class InputOut(BaseModel):
+    bytes: int
+    lines: int
+    redactions: int
+
+
+class MatchResponse(BaseModel):
+    """``errkb match --json`` plus links, summaries and the stored match event."""
+
+    matches: list[MatchOut]
+    events: list[EventOut]
+    unknown: bool
+    input: InputOut
+    match_event_id: int | None = Field(description="For feedback; null if it was not stored.")
+    lang: Lang
+    kb_revision: str
+
+
+class ArticleBrief(BaseModel):
+    id: str
+    title: dict[str, str]
+    summary: dict[str, str]
+    libraries: list[str]
+    tags: list[str]
+    layer: str
+    url: str
+
+
+class ArticleList(BaseModel):
+    articles: list[ArticleBrief]
+    count: int
+
+
+class VerificationOut(BaseModel):
+    run_id: str
+    article_id: str
+    content_hash: str
+    outcome: Outcome
+    environment: dict[str, Any]
+    started_at: datetime
+    duration_s: float
+    detail: str | None
+    created_at: datetime
+
+
+class ArticleStatsOut(BaseModel):
+    hits: int = Field(description="Answers whose top article this was.")
+    fixed: int = Field(description="Feedback 'fixed' on those answers.")
+    wrong: int = Field(description="Feedback 'wrong' on those answers.")
+    named_right: int = Field(description="Feedback on other answers naming this one as right.")
+
+
+class ArticleOut(ArticleBrief):
+    cause: dict[str, str]
+    fix: dict[str, str]
+    affects: dict[str, str]
+    references: list[str]
+    kb_revision: str
+    verification: VerificationOut | None = Field(description="The latest verifier run.")
+    stats: ArticleStatsOut | None = Field(description="Null while the database is unavailable.")
+
+
+class FeedbackIn(_In):
+    match_event_id: int = Field(ge=1, le=2**31 - 1)
+    verdict: Literal["fixed", "wrong"]
+    right_article_id: str | None = Field(default=None, pattern=ARTICLE_ID_PATTERN, max_length=128)
+    comment: str | None = Field(default=None, max_length=COMMENT_MAX)
+
+
+class FeedbackOut(BaseModel):
+    id: int
+    match_event_id: int
+
+
+class UnmatchedOut(BaseModel):
+    fingerprint: str
+    exception: str
+    sample: str = Field(description="A redacted excerpt of the first sighting.")
+    count: int
+    first_seen: datetime
+    last_seen: datetime
+
+
+class UnmatchedList(BaseModel):
+    clusters: list[UnmatchedOut]
+    limit: int
+    offset: int
+
+
+class VerificationIn(_In):
+    run_id: str = Field(pattern=r"^[A-Za-z0-9._:-]{1,64}$")
+    article_id: str = Field(pattern=ARTICLE_ID_PATTERN, max_length=128)
+    content_hash: str = Field(pattern=r"^[A-Za-z0-9]{1,64}$")
+    outcome: Outcome
+    environment: dict[str, Any] = Field(max_length=200)
+    started_at: AwareDatetime
+    duration_s: float = Field(ge=0, le=7 * 24 * 3600)
+    detail: str | None = Field(default=None, max_length=64 * 1024)
+
+
+class ReloadOut(BaseModel):
+    swapped: bool
+    revision: str
+    articles: int
+    warnings: list[str]
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` entries for error statuses, all in the one error shape."""
+    return {status: {"model": ErrorResponse} for status in statuses}

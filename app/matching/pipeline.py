@@ -29,7 +29,11 @@ from app.matching.result import InputStats, Match, MatchResult
 
 WHOLE_LOG_LIMIT = 4 << 20  # above this, only excerpts around error markers are decoded
 VERSION_LINES = 3000  # versions are printed at start-up: look at the head of the log
-_FIELD_SEPARATOR = "\x00"  # never survives decoding, never touched by redaction
+# A line of its own: NULs never survive decoding, and the value patterns of the
+# redaction rules stop at a line end. A bare "\x00" was swallowed by rules whose
+# value class is "not whitespace" ("PRIVATE-TOKEN: glpat-..." at the end of an
+# error line took the next field with it, and the split came up short: a 500).
+_FIELD_SEPARATOR = "\n\x00\n"
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,10 @@ def _redact_events(events: Sequence[Event]) -> tuple[list[Event], int]:
     fields = ("exception", "message", "error_text", "text", "context")
     values = [getattr(e, name) or "" for e in events for name in fields]
     redacted = redact(_FIELD_SEPARATOR.join(values))
-    parts = iter(redacted.text.split(_FIELD_SEPARATOR))
+    split = redacted.text.split(_FIELD_SEPARATOR)
+    if len(split) != len(values):  # a multi-line rule (a PEM key) spanned two fields
+        split = [redact(value).text for value in values]
+    parts = iter(split)
     cleaned = []
     for event in events:
         changes = {name: next(parts) for name in fields}

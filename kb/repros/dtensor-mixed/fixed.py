@@ -43,6 +43,10 @@ def main() -> None:
     optimizer.step()
     if dist.get_rank() == 0:
         print(f"ok: one DDP step, loss={loss.item():.4f}")
+    # Wait for every rank before tearing gloo down: a rank that leaves first
+    # can abort its peer's pending socket work ("terminate called without an
+    # active exception", SIGABRT) and turn a passing fix into a crash.
+    dist.barrier()
     dist.destroy_process_group()
 
 

@@ -1,0 +1,113 @@
+"""``GET /api/v1/articles`` (browse, search) and ``GET /api/v1/articles/{id}`` (one article).
+
+Articles come from the KB in memory; the database adds the latest
+verification and the hit and feedback counts. A database outage costs those
+fields (null), not the article.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
+
+from app.answers import article_url
+from app.api.deps import BaseUrlDep, ServicesDep
+from app.api.schemas import (
+    ArticleBrief,
+    ArticleList,
+    ArticleOut,
+    ArticleStatsOut,
+    Lang,
+    VerificationOut,
+    errors,
+)
+from app.articles.model import Article, Localized, is_valid_article_id
+from app.articles.search import search_articles
+from app.errors import StoreError
+from app.http.errors import HttpError
+from app.store.engine import reader
+from app.store.queries import latest_verifications
+from app.store.stats import article_stats
+
+log = logging.getLogger(__name__)
+router = APIRouter(tags=["articles"])
+LangQuery = Annotated[Lang | None, Query(description="Only this language; both when absent.")]
+
+
+def _texts(text: Localized, lang: str | None) -> dict[str, str]:
+    return {lang: text.get(lang)} if lang else {"en": text.en, "zh": text.zh}
+
+
+def _brief(article: Article, lang: str | None, base_url: str) -> ArticleBrief:
+    return ArticleBrief(
+        id=article.id,
+        title=_texts(article.title, lang),
+        summary=_texts(article.summary, lang),
+        libraries=list(article.libraries),
+        tags=list(article.tags),
+        layer=article.layer,
+        url=article_url(base_url, article.id),
+    )
+
+
+@router.get("/api/v1/articles", response_model=ArticleList, responses=errors(422))
+async def list_articles(
+    services: ServicesDep,
+    base_url: BaseUrlDep,
+    library: Annotated[str | None, Query(max_length=64)] = None,
+    tag: Annotated[str | None, Query(max_length=64)] = None,
+    q: Annotated[str | None, Query(max_length=200, description="Text in either language.")] = None,
+    lang: LangQuery = None,
+) -> ArticleList:
+    """Filter by library and tag; ``q`` searches titles, summaries, causes and fixes."""
+    kb = services.kb.current.kb
+    found = search_articles(
+        (loaded.article for loaded in kb.articles.values()), library=library, tag=tag, query=q
+    )
+    return ArticleList(articles=[_brief(a, lang, base_url) for a in found], count=len(found))
+
+
+def _learned(
+    engine: Engine, article_id: str
+) -> tuple[VerificationOut | None, ArticleStatsOut | None]:
+    try:
+        with Session(reader(engine)) as session:
+            runs = latest_verifications(session, article_id=article_id, limit=1)
+            stats = article_stats(session, article_id=article_id)
+    except StoreError as exc:
+        log.warning("article statistics unavailable: %s", type(exc.__cause__ or exc).__name__)
+        return None, None
+    verification = VerificationOut.model_validate(runs[0], from_attributes=True) if runs else None
+    return verification, ArticleStatsOut(**vars(stats))
+
+
+@router.get("/api/v1/articles/{article_id}", response_model=ArticleOut, responses=errors(404, 422))
+async def get_article(
+    services: ServicesDep,
+    base_url: BaseUrlDep,
+    article_id: Annotated[str, Path(max_length=128)],
+    lang: LangQuery = None,
+) -> ArticleOut:
+    """One article in both languages (or ``lang``), its last verification and its statistics."""
+    live = services.kb.current
+    loaded = live.kb.articles.get(article_id) if is_valid_article_id(article_id) else None
+    if loaded is None:
+        raise HttpError(404, "no article with this id")
+    article = loaded.article
+    verification, stats = await run_in_threadpool(_learned, services.engine, article.id)
+    brief = _brief(article, lang, base_url)
+    return ArticleOut(
+        **brief.model_dump(),
+        cause=_texts(article.cause, lang),
+        fix=_texts(article.fix, lang),
+        affects=dict(article.affects),
+        references=list(article.references),
+        kb_revision=live.revision,
+        verification=verification,
+        stats=stats,
+    )

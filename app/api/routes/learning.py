@@ -1,0 +1,80 @@
+"""What users teach the KB: ``POST /api/v1/feedback`` and ``GET /api/v1/unmatched``.
+
+Feedback comments are free text and may quote a log: they are redacted
+before they are stored (target A5). The unmatched list is the KB's to-do
+list: error events that matched nothing, grouped by fingerprint.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, status
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
+
+from app.api.deps import RateLimited, ServicesDep
+from app.api.schemas import (
+    FeedbackIn,
+    FeedbackOut,
+    UnmatchedList,
+    UnmatchedOut,
+    errors,
+)
+from app.errors import InputError
+from app.http.errors import HttpError
+from app.matching.redact import redact
+from app.store.engine import reader
+from app.store.queries import list_unmatched, record_feedback
+
+SMALL_BODY = 64 * 1024
+router = APIRouter(tags=["learning"], max_body_size=SMALL_BODY)
+
+
+def _store_feedback(engine: Engine, given: FeedbackIn) -> int:
+    comment = redact(given.comment).text if given.comment else None
+    with Session(engine) as session:
+        return record_feedback(
+            session,
+            match_event_id=given.match_event_id,
+            verdict=given.verdict,
+            right_article_id=given.right_article_id,
+            comment=comment,
+        )
+
+
+@router.post(
+    "/api/v1/feedback",
+    status_code=status.HTTP_201_CREATED,
+    response_model=FeedbackOut,
+    dependencies=[RateLimited],
+    responses=errors(400, 404, 413, 422, 429, 503),
+)
+async def feedback(services: ServicesDep, given: FeedbackIn) -> FeedbackOut:
+    """Did the top answer fix it? Which article was right? Shows in the article's statistics."""
+    kb = services.kb.current.kb
+    if given.right_article_id is not None and given.right_article_id not in kb.articles:
+        raise HttpError(404, "right_article_id names no article of the KB")
+    try:
+        feedback_id = await run_in_threadpool(_store_feedback, services.engine, given)
+    except InputError as exc:
+        raise HttpError(404, "no match event with this id") from exc
+    return FeedbackOut(id=feedback_id, match_event_id=given.match_event_id)
+
+
+def _clusters(engine: Engine, limit: int, offset: int) -> list[UnmatchedOut]:
+    with Session(reader(engine)) as session:
+        rows = list_unmatched(session, limit=limit, offset=offset)
+    return [UnmatchedOut.model_validate(row, from_attributes=True) for row in rows]
+
+
+@router.get("/api/v1/unmatched", response_model=UnmatchedList, responses=errors(422, 503))
+async def unmatched(
+    services: ServicesDep,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    offset: Annotated[int, Query(ge=0, le=100_000)] = 0,
+) -> UnmatchedList:
+    """Error events no article matched, most frequent first, with a redacted sample."""
+    clusters = await run_in_threadpool(_clusters, services.engine, limit, offset)
+    return UnmatchedList(clusters=clusters, limit=limit, offset=offset)

@@ -1,0 +1,38 @@
+"""``/metrics`` (Prometheus text), and the hidden benchmark baseline ``/api/v1/_echo``.
+
+``/metrics`` renders this app's own registry (see ``app.metrics``); it
+carries counts and timings only, never request content (target A5).
+``_echo`` exists only when ``ERRKB_ECHO_ENDPOINT`` is on: it reads the body
+and answers its size, so ``benchmarks/http.py`` can put the framework's own
+cost beside the match route's in the same run.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from prometheus_client import CONTENT_TYPE_LATEST
+from starlette.responses import JSONResponse, Response
+
+from app.api.deps import ServicesDep
+
+router = APIRouter(tags=["operations"])
+
+
+@router.get("/metrics", include_in_schema=False)
+async def metrics(services: ServicesDep) -> Response:
+    """Prometheus exposition format of this instance's registry."""
+    services.metrics.kb_articles.set(len(services.kb.current.kb))
+    return Response(services.metrics.render(), media_type=CONTENT_TYPE_LATEST)
+
+
+def echo_router(max_body_bytes: int) -> APIRouter:
+    echo = APIRouter(max_body_size=max_body_bytes)
+
+    @echo.post("/api/v1/_echo", include_in_schema=False)
+    async def _echo(request: Request) -> Response:
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+        return JSONResponse({"bytes": size})
+
+    return echo

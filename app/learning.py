@@ -1,0 +1,152 @@
+"""What the service learns from each answered match: a match event, and the unmatched list.
+
+Everything stored comes out of ``match_text`` already redacted (the events'
+text fields pass through ``redact`` inside the pipeline), and it is bounded:
+the excerpt is the chosen event's error line(s) and its own lines, at most
+8 KB; an unmatched cluster keeps a 2 KB sample (targets A5, A7).
+
+Writes go through one writer thread (``Recorder``): the event loop never
+waits on SQLite's lock or a PostgreSQL round trip, SQLite sees one writer per
+process, and a failing database costs a metric and a log line, never the
+answer (issue 4: "a DB failure during a match must not fail the match").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from app.matching.events_model import Event
+from app.matching.normalize import fingerprint
+from app.matching.result import MatchResult
+from app.metrics import Metrics
+from app.store.queries import record_match_event, upsert_unmatched
+from app.store.tables import utcnow
+
+log = logging.getLogger(__name__)
+
+EXCERPT_BYTES = 8 * 1024
+SAMPLE_BYTES = 2 * 1024
+NO_EVENT = hashlib.sha256(b"errkb:no-event").hexdigest()
+"""Fingerprint of a log in which no error event was found."""
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """One answered match, ready to store: redacted, bounded, no raw input."""
+
+    fingerprint: str
+    excerpt: str
+    top_article_id: str | None
+    score: float | None
+    client_kind: str
+    lang: str
+    input_bytes: int
+    event_count: int
+    duration_ms: float
+    kb_revision: str
+    idempotency_key: str | None = None
+    unmatched_exception: str | None = None  # set when events were found but none matched
+
+
+def cut(text: str, limit: int) -> str:
+    """At most ``limit`` UTF-8 bytes, cut on a character boundary."""
+    data = text.encode("utf-8")
+    return text if len(data) <= limit else data[:limit].decode("utf-8", "ignore")
+
+
+def excerpt_of(event: Event, limit: int = EXCERPT_BYTES) -> str:
+    """The error line(s) first (what identifies it), then the event's own lines."""
+    error, text = event.error_text.strip(), event.text.strip()
+    joined = text if error in text else f"{error}\n\n{text}".strip()
+    return cut(joined, limit)
+
+
+def sighting_of(
+    result: MatchResult,
+    *,
+    client_kind: str,
+    lang: str,
+    duration_ms: float,
+    kb_revision: str,
+    idempotency_key: str | None = None,
+) -> Sighting:
+    """The root-cause event's fingerprint; the excerpt of the event the top match names."""
+    root = result.events[0] if result.events else None
+    top = result.top
+    shown = result.events[top.event_index] if top else root
+    unmatched = None
+    if top is None and root is not None:
+        unmatched = (root.exception or root.kind.value)[:256]
+    return Sighting(
+        fingerprint=fingerprint(root) if root else NO_EVENT,
+        excerpt=excerpt_of(shown) if shown else "",
+        top_article_id=top.article_id if top else None,
+        score=round(top.score, 4) if top else None,
+        client_kind=client_kind,
+        lang=lang,
+        input_bytes=result.input.bytes,
+        event_count=len(result.events),
+        duration_ms=round(duration_ms, 3),
+        kb_revision=kb_revision,
+        idempotency_key=idempotency_key,
+        unmatched_exception=unmatched,
+    )
+
+
+def store_sighting(engine: Engine, sighting: Sighting, *, seen_at: datetime) -> int:
+    """Insert the match event (and count the unmatched cluster); returns the event id."""
+    with Session(engine) as session:
+        event_id = record_match_event(
+            session,
+            fingerprint=sighting.fingerprint,
+            excerpt=sighting.excerpt,
+            top_article_id=sighting.top_article_id,
+            score=sighting.score,
+            client_kind=sighting.client_kind,
+            lang=sighting.lang,
+            input_bytes=sighting.input_bytes,
+            event_count=sighting.event_count,
+            duration_ms=sighting.duration_ms,
+            kb_revision=sighting.kb_revision,
+            idempotency_key=sighting.idempotency_key,
+            created_at=seen_at,
+        )
+        if sighting.unmatched_exception is not None:
+            upsert_unmatched(
+                session,
+                fingerprint=sighting.fingerprint,
+                exception=sighting.unmatched_exception,
+                sample=cut(sighting.excerpt, SAMPLE_BYTES),
+                seen_at=seen_at,
+            )
+    return event_id
+
+
+class Recorder:
+    """Stores sightings on one writer thread; ``record`` never raises."""
+
+    def __init__(self, engine: Engine, metrics: Metrics) -> None:
+        self.engine = engine
+        self.metrics = metrics
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="errkb-writer")
+
+    async def record(self, sighting: Sighting) -> int | None:
+        """The stored event's id, or None when the database failed (counted and logged)."""
+        job = self._writer.submit(store_sighting, self.engine, sighting, seen_at=utcnow())
+        try:
+            return await asyncio.wrap_future(job)
+        except Exception as exc:  # any database failure: the answer goes out anyway
+            self.metrics.persistence_failures.inc()
+            log.warning("match event not stored: %s", type(exc.__cause__ or exc).__name__)
+            return None
+
+    def close(self) -> None:
+        self._writer.shutdown(wait=True)

@@ -1,0 +1,240 @@
+"""Matching as a service: admission, a short-lived cache with single flight, off-loop work.
+
+Why each part (issue 4, targets D5, D6, goals P8, P9):
+
+- *Admission*: a body that is or becomes big (``big_body_bytes``, checked on
+  the declared length and again as it is decoded) needs one of a few slots;
+  without one it is refused at once with ``Busy`` (503 + Retry-After), so
+  twenty 50 MB uploads cannot starve ``/healthz`` or the memory.
+- *Off the loop*: texts of 64 KiB and more are matched in worker threads,
+  bounded by a capacity limiter; a 10 KB traceback (about 1 ms) is matched
+  inline, which is faster than any thread hop.
+- *Cache and single flight*: when a 64-rank job dies, 64 hooks post the same
+  log within a second. The first computes, the others await its answer, and
+  for ``cache_seconds`` the answer is reused, with the same match event (one
+  failure, stored once). The key is a keyed BLAKE2b of the text and options
+  with a per-process random key: nothing stored can be linked to a text, and
+  the cached results are redacted (target A5).
+
+Nothing here knows HTTP; the API and the web pages share it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from hashlib import blake2b
+from typing import TYPE_CHECKING, Literal, ParamSpec, TypeVar
+
+import anyio
+import anyio.to_thread
+
+from app.errors import Busy
+from app.kb import LiveKb
+from app.learning import Recorder, sighting_of
+from app.matching.pipeline import MatchOptions, match_text
+from app.matching.result import MatchResult
+from app.metrics import Metrics
+
+if TYPE_CHECKING:
+    from app.services import KbHolder
+
+INLINE_BYTES = 64 * 1024
+CACHE_ENTRIES = 256
+RETRY_AFTER_S = 3
+Source = Literal["computed", "cached", "shared"]
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One match request, as the runner needs it."""
+
+    data: bytes
+    lang: str = "en"
+    top_k: int = 5
+    env: Mapping[str, str] = field(default_factory=dict)
+    client_kind: str = "api"
+    idempotency_key: str | None = None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The result, the KB revision it came from, the stored event, where it came from."""
+
+    result: MatchResult
+    live: LiveKb
+    match_event_id: int | None
+    source: Source = "computed"
+    duration_ms: float = 0.0
+
+
+class Admission:
+    """One request's claim on the big-match slots; ``grow`` is fed the body's size."""
+
+    def __init__(self, runner: MatchRunner) -> None:
+        self._runner = runner
+        self.big = False
+
+    def grow(self, size: int) -> None:
+        if not self.big and size >= self._runner.big_body_bytes:
+            self._runner._take_slot()
+            self.big = True
+
+    def release(self) -> None:
+        if self.big:
+            self.big = False
+            self._runner._free_slots += 1
+
+
+@dataclass
+class _Cached:
+    answer: Answer
+    expires: float
+
+
+class MatchRunner:
+    """See the module docstring."""
+
+    def __init__(
+        self,
+        *,
+        kb: KbHolder,
+        metrics: Metrics,
+        recorder: Recorder | None,
+        big_body_bytes: int,
+        big_match_slots: int,
+        cache_seconds: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.kb = kb
+        self.metrics = metrics
+        self.recorder = recorder
+        self.big_body_bytes = big_body_bytes
+        self.cache_seconds = cache_seconds
+        self.clock = clock
+        self._free_slots = big_match_slots
+        self._threads = anyio.CapacityLimiter(max(2, big_match_slots))
+        self._key = secrets.token_bytes(32)
+        self._cache: OrderedDict[bytes, _Cached] = OrderedDict()
+        self._inflight: dict[bytes, asyncio.Future[Answer]] = {}
+
+    def _take_slot(self) -> None:
+        if self._free_slots <= 0:
+            self.metrics.rejected.labels("busy").inc()
+            raise Busy(
+                "errkb is busy with other big logs; retry shortly", retry_after=RETRY_AFTER_S
+            )
+        self._free_slots -= 1
+
+    @contextmanager
+    def admission(self) -> Iterator[Admission]:
+        """Held while the body is read and matched; frees its slot on the way out."""
+        ticket = Admission(self)
+        try:
+            yield ticket
+        finally:
+            ticket.release()
+
+    async def answer(self, ask: Ask, admission: Admission) -> Answer:
+        """The answer for ``ask``: cached, shared with an identical request in flight, or new."""
+        live = self.kb.current
+        admission.grow(len(ask.data))
+        key = await self._run(admission, len(ask.data), self._key_of, ask, live.revision)
+        cached = self._cached(key)
+        if cached is not None:
+            return self._count(replace(cached, source="cached"))
+        pending = self._inflight.get(key)
+        if pending is not None:
+            try:
+                return self._count(replace(await asyncio.shield(pending), source="shared"))
+            except asyncio.CancelledError:
+                if not pending.cancelled():
+                    raise
+        return self._count(await self._lead(key, ask, live, admission))
+
+    async def _lead(self, key: bytes, ask: Ask, live: LiveKb, admission: Admission) -> Answer:
+        future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
+        future.add_done_callback(lambda done: done.cancelled() or done.exception())
+        self._inflight[key] = future
+        try:
+            answer = await self._compute(ask, live, admission)
+        except BaseException as exc:
+            if isinstance(exc, Exception):
+                future.set_exception(exc)
+            else:
+                future.cancel()
+            raise
+        finally:
+            self._inflight.pop(key, None)
+        future.set_result(answer)
+        self._remember(key, answer)
+        return answer
+
+    async def _compute(self, ask: Ask, live: LiveKb, admission: Admission) -> Answer:
+        options = MatchOptions(lang=ask.lang, top_k=ask.top_k, env=dict(ask.env))
+        started = time.perf_counter()
+        result = await self._run(
+            admission, len(ask.data), match_text, ask.data, live.index, options
+        )
+        elapsed = (time.perf_counter() - started) * 1000
+        event_id = None
+        if self.recorder is not None:
+            sighting = sighting_of(
+                result,
+                client_kind=ask.client_kind,
+                lang=ask.lang,
+                duration_ms=elapsed,
+                kb_revision=live.revision,
+                idempotency_key=ask.idempotency_key,
+            )
+            event_id = await self.recorder.record(sighting)
+        return Answer(result, live, event_id, "computed", elapsed)
+
+    async def _run(
+        self, admission: Admission, size: int, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs
+    ) -> R:
+        """Inline for small texts; in a bounded worker thread for big ones."""
+        if not admission.big and size < INLINE_BYTES:
+            return fn(*args, **kwargs)
+        return await anyio.to_thread.run_sync(lambda: fn(*args, **kwargs), limiter=self._threads)
+
+    def _key_of(self, ask: Ask, revision: str) -> bytes:
+        digest = blake2b(key=self._key, digest_size=32)
+        options = json.dumps([revision, ask.lang, ask.top_k, sorted(ask.env.items())])
+        digest.update(options.encode())
+        digest.update(b"\0")
+        digest.update(ask.data)
+        return digest.digest()
+
+    def _cached(self, key: bytes) -> Answer | None:
+        entry = self._cache.get(key)
+        if entry is None:
+            return None
+        if entry.expires <= self.clock():
+            del self._cache[key]
+            return None
+        return entry.answer
+
+    def _remember(self, key: bytes, answer: Answer) -> None:
+        if self.cache_seconds <= 0:
+            return
+        self._cache[key] = _Cached(answer, self.clock() + self.cache_seconds)
+        self._cache.move_to_end(key)
+        while len(self._cache) > CACHE_ENTRIES:
+            self._cache.popitem(last=False)
+
+    def _count(self, answer: Answer) -> Answer:
+        self.metrics.cache.labels(answer.source).inc()
+        top = answer.result.top
+        self.metrics.matches.labels("unknown" if top is None else "matched").inc()
+        if top is not None:
+            self.metrics.article_matches.labels(top.article_id).inc()
+        return answer

@@ -1,0 +1,193 @@
+"""HTTP benchmark of ``errkb serve`` (goals P8, P9): not run by pytest; ``make bench`` runs it.
+
+One uvicorn worker (the same ``errkb serve`` the image runs) on 127.0.0.1
+with the one-article test KB and a fresh SQLite file; the load generator is
+this process (asyncio + httpx, 32 connections), so the two share the
+machine's two cores. Each scenario runs for ``--seconds``:
+
+- ``echo``: the hidden ``/api/v1/_echo`` (framework only), 10 KB body;
+- ``match (same log)``: a 10 KB matched traceback, identical every time
+  (the cache answers, as when many ranks post one failure);
+- ``match (unique logs)``: the same traceback with a counter line, so every
+  request is matched and stored;
+- ``1 MB logs``: sequential, MB/s of request bodies; ``10 MB alone``: latency.
+
+Usage: ``python -m benchmarks.http [--seconds 10] [--markdown]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from tests.api.conftest import TRACEBACK
+from tests.e2e.conftest import start, stop
+
+CONNECTIONS = 32
+MIB = 1 << 20
+
+
+def ten_kb() -> bytes:
+    noise = b"".join(b"[rank0]: step %d loss 1.234 lr 3e-4 tok/s 812\n" % n for n in range(400))
+    body = noise[: 10 * 1024 - len(TRACEBACK)] + TRACEBACK.encode()
+    return body
+
+
+async def load(url: str, path: str, body: bytes, seconds: float, unique: bool) -> dict[str, float]:
+    latencies: list[float] = []
+    errors = 0
+    deadline = time.perf_counter() + seconds
+    counter = 0
+    limits = httpx.Limits(max_connections=CONNECTIONS, max_keepalive_connections=CONNECTIONS)
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as client:
+
+        async def worker() -> None:
+            nonlocal errors, counter
+            while time.perf_counter() < deadline:
+                counter += 1
+                content = body + (b"\nrequest %d\n" % counter if unique else b"")
+                started = time.perf_counter()
+                response = await client.post(
+                    path, content=content, headers={"Accept": "application/json"}
+                )
+                latencies.append(time.perf_counter() - started)
+                errors += response.status_code != 200
+
+        began = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(CONNECTIONS)))
+        elapsed = time.perf_counter() - began
+    latencies.sort()
+    return {
+        "rps": len(latencies) / elapsed,
+        "p50_ms": 1000 * latencies[len(latencies) // 2],
+        "p99_ms": 1000 * latencies[int(len(latencies) * 0.99)],
+        "errors": errors,
+    }
+
+
+WRK_SCRIPT = """
+local f = io.open(os.getenv("BENCH_BODY"), "rb"); body = f:read("*a"); f:close()
+unique = os.getenv("BENCH_UNIQUE") == "1"
+counter = 0
+wrk.method = "POST"
+wrk.headers["Accept"] = "application/json"
+wrk.body = body
+request = function()
+  if not unique then return wrk.format(nil, nil, nil, body) end
+  counter = counter + 1
+  return wrk.format(nil, nil, nil, body .. "\\nrequest " .. counter .. "\\n")
+end
+"""
+
+
+def _ms(text: str) -> float:
+    value, unit = re.fullmatch(r"([\d.]+)(us|ms|s)", text).groups()  # type: ignore[union-attr]
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+
+def wrk(url: str, path: str, body: bytes, seconds: float, unique: bool) -> dict[str, float]:
+    """wrk 4 pinned to CPU 1 (the server is pinned to CPU 0), 1 thread, 32 connections."""
+    work = Path(tempfile.mkdtemp(prefix="errkb-wrk-"))
+    (work / "body").write_bytes(body)
+    (work / "post.lua").write_text(WRK_SCRIPT)
+    env = {"BENCH_BODY": str(work / "body"), "BENCH_UNIQUE": "1" if unique else "0"}
+    argv = ["taskset", "-c", "1", "wrk", "-t1", f"-c{CONNECTIONS}", f"-d{seconds:.0f}s"]
+    argv += ["--latency", "-s", str(work / "post.lua"), url + path]
+    out = subprocess.run(argv, capture_output=True, text=True, env=env, check=True).stdout
+    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {
+        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),  # type: ignore[union-attr]
+        "p50_ms": _ms(re.search(r"50%\s+(\S+)", out).group(1)),  # type: ignore[union-attr]
+        "p99_ms": _ms(re.search(r"99%\s+(\S+)", out).group(1)),  # type: ignore[union-attr]
+        "errors": float(non_2xx.group(1)) if non_2xx else 0.0,
+    }
+
+
+def _curl(url: str, path: Path) -> float:
+    argv = [
+        "curl",
+        "-s",
+        "-o",
+        "/dev/null",
+        "-w",
+        "%{time_total}",
+        "--data-binary",
+        f"@{path}",
+        url,
+    ]
+    return float(subprocess.run(argv, capture_output=True, text=True, check=True).stdout)
+
+
+def big(url: str) -> tuple[float, float]:
+    """curl (its HTTP stack is not the bottleneck that httpx's is for big bodies)."""
+    work = Path(tempfile.mkdtemp(prefix="errkb-big-"))
+    one = (ten_kb() * 103)[:MIB]
+    _curl(url + "/api/v1/match", _write(work / "warm", one))
+    ones = [
+        _curl(url + "/api/v1/match", _write(work / f"one{n}", one + b"%d" % n)) for n in range(20)
+    ]
+    tens = [
+        _curl(url + "/api/v1/match", _write(work / f"ten{n}", one * 10 + b"%d" % n))
+        for n in range(5)
+    ]
+    return len(ones) / sum(ones), statistics.median(tens)
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--markdown", action="store_true", help="print a docs/benchmarks.md table")
+    args = parser.parse_args()
+    root = Path(tempfile.mkdtemp(prefix="errkb-bench-"))
+    env = {
+        "ERRKB_RATE_LIMIT_PER_MINUTE": "0",
+        "ERRKB_ECHO_ENDPOINT": "true",
+        "ERRKB_LOG_LEVEL": "warning",
+    }
+    server = start(f"sqlite:///{root / 'bench.db'}", root, **env)
+    try:
+        body = ten_kb()
+        rows = []
+        if shutil.which("wrk") and shutil.which("taskset"):
+            subprocess.run(
+                ["taskset", "-acp", "0", str(server.process.pid)], capture_output=True, check=False
+            )
+        for name, path, unique in [
+            ("echo (framework only), 10 KB", "/api/v1/_echo", False),
+            ("match, the same 10 KB log (cached)", "/api/v1/match", False),
+            ("match, unique 10 KB logs (matched and stored)", "/api/v1/match", True),
+        ]:
+            if shutil.which("wrk") and shutil.which("taskset"):
+                result = wrk(server.url, path, body, args.seconds, unique)
+            else:
+                result = asyncio.run(load(server.url, path, body, args.seconds, unique))
+            rows.append((name, result))
+        mb_per_s, ten_mb = big(server.url)
+    finally:
+        stop(server)
+    print("| scenario | req/s | p50 ms | p99 ms | non-200 |")
+    print("|---|---|---|---|---|")
+    for name, r in rows:
+        cells = [f"{r['rps']:,.0f}", f"{r['p50_ms']:.1f}", f"{r['p99_ms']:.1f}"]
+        cells.append(f"{r['errors']:.0f}")
+        print(f"| {name} | {' | '.join(cells)} |")
+    print(f"\n1 MB logs, sequential: {mb_per_s:.0f} MB/s")
+    print(f"a 10 MB log alone: {ten_mb:.2f} s (median of 5)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""Fixed: make the checkpointed blocks part of the graph again.
+
+Same program as repro.py, with the fix transformers applies in
+``enable_input_require_grads()``: a forward hook on the frozen embedding marks
+its output as requiring grad, so the reentrant checkpoint records every block
+and the adapters inside get gradients. (Switching to the non-reentrant
+checkpoint, ``use_reentrant=False``, is the other fix; it tracks parameters,
+not only inputs.) The script also checks that the adapters really received a
+gradient, which is what the error was protecting.
+
+CPU only, no downloads (launcher: python).
+"""
+
+import sys
+
+import torch
+from torch import nn
+from torch.utils.checkpoint import checkpoint
+
+
+class AdapterBlock(nn.Module):
+    """A frozen linear layer plus a trainable low-rank adapter (LoRA-style)."""
+
+    def __init__(self, dim: int = 32, rank: int = 4) -> None:
+        super().__init__()
+        self.base = nn.Linear(dim, dim)
+        self.base.requires_grad_(False)
+        self.lora_a = nn.Linear(dim, rank, bias=False)
+        self.lora_b = nn.Linear(rank, dim, bias=False)
+
+    def forward(self, x):
+        return x + torch.tanh(self.base(x) + self.lora_b(self.lora_a(x)))
+
+
+class TinyLM(nn.Module):
+    def __init__(self, vocab: int = 64, dim: int = 32, layers: int = 2) -> None:
+        super().__init__()
+        self.embed = nn.Embedding(vocab, dim)
+        self.blocks = nn.ModuleList(AdapterBlock(dim) for _ in range(layers))
+        self.head = nn.Linear(dim, vocab)
+        self.embed.requires_grad_(False)  # frozen, as in LoRA
+        self.head.requires_grad_(False)
+
+    def forward(self, tokens):
+        hidden = self.embed(tokens)
+        for block in self.blocks:
+            hidden = checkpoint(block, hidden, use_reentrant=True)
+        return self.head(hidden)
+
+
+def main() -> int:
+    torch.manual_seed(0)
+    model = TinyLM()
+
+    def make_output_require_grad(module, inputs, output):
+        output.requires_grad_(True)
+
+    model.embed.register_forward_hook(make_output_require_grad)  # FIX
+    trainable = [p for p in model.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(trainable, lr=1e-3)
+    tokens = torch.randint(0, 64, (4, 12))
+    for step in range(2):
+        logits = model(tokens[:, :-1])
+        loss = nn.functional.cross_entropy(logits.reshape(-1, 64), tokens[:, 1:].reshape(-1))
+        optimizer.zero_grad()
+        loss.backward()
+        if any(p.grad is None for p in trainable):
+            print("adapters got no gradient", file=sys.stderr)
+            return 1
+        optimizer.step()
+        print(f"step {step} loss {loss.item():.4f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,30 @@
+#!/bin/sh
+# errkb-hook.sh LOGFILE [URL]: a training job's on-failure hook (see docs/hook.md).
+#
+# Sends the tail of LOGFILE, gzip-compressed, to errkb and prints its plain-text
+# answer. It never hangs the job (3 s to connect, 20 s in all) and never fails
+# it: whatever happens, it exits 0, with one line on stderr when errkb had no
+# answer. Needs only sh, tail, gzip and curl.
+#
+#   ERRKB_URL         errkb's base URL when no URL argument is given (default http://errkb:8000)
+#   ERRKB_TAIL_BYTES  bytes from the end of the log to send (default 2097152)
+#   ERRKB_LANG        en or zh (default: the server's)
+
+log=${1:-}
+url=${2:-${ERRKB_URL:-http://errkb:8000}}
+tail_bytes=${ERRKB_TAIL_BYTES:-2097152}
+query="format=text"
+[ -n "${ERRKB_LANG:-}" ] && query="$query&lang=$ERRKB_LANG"
+
+if [ -z "$log" ] || [ ! -r "$log" ]; then
+  echo "errkb: no readable log given (usage: errkb-hook.sh LOGFILE [URL]); job unaffected" >&2
+  exit 0
+fi
+
+if ! tail -c "$tail_bytes" "$log" | gzip -c | curl --silent --fail \
+    --connect-timeout 3 --max-time 20 \
+    -H "Content-Encoding: gzip" -H "Content-Type: text/plain" -H "User-Agent: errkb-hook/1" \
+    --data-binary @- "${url%/}/api/v1/match?$query"; then
+  echo "errkb: no answer from $url; job unaffected" >&2
+fi
+exit 0

@@ -1,0 +1,256 @@
+"""Body limits, gzip edge cases, hostile JSON and multipart, the big-match guard, rate limits.
+
+Targets C1-C4, C6, C10, A6, D4-D6. The real-socket versions (curl uploading
+nothing past a 413, /healthz under twenty big uploads) are in tests/e2e.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.http.bodies import Gunzip
+from app.http.errors import HttpError
+from app.http.ratelimit import RateLimiter, client_ip, parse_networks
+from app.kb import prepare_valid_kb
+from app.metrics import make_metrics
+from app.runner import Ask, MatchRunner
+from app.services import KbHolder
+from tests.api.conftest import TRACEBACK, app_client
+from tests.kbfactory import write_kb
+
+KIB, MIB = 1024, 1 << 20
+
+
+def error_of(response: object) -> dict[str, str]:
+    body = response.json()  # type: ignore[attr-defined]
+    assert set(body) == {"error"}
+    assert {"code", "message"} <= set(body["error"])
+    return body["error"]  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def small(sqlite_url: str, tmp_path: Path) -> Iterator[TestClient]:
+    """Limits of 64 KiB on the wire and 256 KiB of text; big bodies from 16 KiB."""
+    with app_client(
+        sqlite_url,
+        tmp_path,
+        max_body_bytes=64 * KIB,
+        max_text_bytes=256 * KIB,
+        big_body_bytes=16 * KIB,
+        big_match_slots=1,
+    ) as client:
+        yield client
+
+
+def test_declared_length_over_the_limit_is_413_in_the_error_shape(small: TestClient) -> None:
+    response = small.post("/api/v1/match", content=b"x" * (64 * KIB + 1))
+    assert response.status_code == 413
+    assert error_of(response)["code"] == "too_large"
+    assert response.headers["x-content-type-options"] == "nosniff"
+
+
+def test_chunked_body_over_the_limit_is_413(small: TestClient) -> None:
+    def chunks() -> Iterator[bytes]:
+        for _ in range(100):
+            yield b"y" * KIB
+
+    response = small.post("/api/v1/match", content=chunks())
+    assert response.status_code == 413
+    assert error_of(response)["code"] == "too_large"
+
+
+def test_gzip_bomb_stops_at_the_text_limit(small: TestClient) -> None:
+    bomb = gzip.compress(b"\0" * (64 * MIB), compresslevel=9)
+    assert len(bomb) < 64 * KIB
+    started = time.perf_counter()
+    response = small.post("/api/v1/match", content=bomb, headers={"Content-Encoding": "gzip"})
+    assert response.status_code == 413
+    assert "decompressed" in error_of(response)["message"]
+    assert time.perf_counter() - started < 1.0
+
+
+def test_multi_member_gzip_is_decoded_in_full(client: TestClient) -> None:
+    cut = TRACEBACK.rindex("SampleError")
+    body = gzip.compress(TRACEBACK[:cut].encode()) + gzip.compress(TRACEBACK[cut:].encode())
+    response = client.post("/api/v1/match", content=body, headers={"Content-Encoding": "gzip"})
+    assert response.json()["matches"][0]["article_id"] == "sample-error"
+
+
+@pytest.mark.parametrize(
+    ("encoding", "body", "status"),
+    [
+        ("gzip, gzip", gzip.compress(gzip.compress(b"x")), 415),
+        ("br", b"x", 415),
+        ("zstd", b"x", 415),
+        ("gzip", b"\x1f\x8b\x08\x00not really gzip at all", 400),
+        ("gzip", gzip.compress(TRACEBACK.encode())[:-12], 400),
+        ("gzip", b"plain text", 400),
+    ],
+    ids=["stacked", "br", "zstd", "corrupt", "truncated", "not-gzip"],
+)
+def test_gzip_edge_cases(client: TestClient, encoding: str, body: bytes, status: int) -> None:
+    response = client.post("/api/v1/match", content=body, headers={"Content-Encoding": encoding})
+    assert response.status_code == status
+    if status == 415:
+        assert "gzip, identity" in error_of(response)["message"]
+
+
+def test_gunzip_output_never_exceeds_its_limit() -> None:
+    expander = Gunzip(1000)
+    with pytest.raises(HttpError) as caught:
+        expander.feed(gzip.compress(b"a" * 5000))
+    assert caught.value.status == 413
+    assert expander.size <= 1001
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type"),
+    [
+        (b"[" * 100_000 + b"]" * 100_000, "application/json"),
+        (b'{"text": 12}', "application/json"),
+        (b'{"text": "a", "text": 3}', "application/json"),
+        (b'{"text": "a", "top_k": 0}', "application/json"),
+        (b'{"text": "a", "surprise": 1}', "application/json"),
+        (b"{not json", "application/json"),
+    ],
+    ids=["deep", "number", "duplicate-key", "top-k", "extra", "syntax"],
+)
+def test_hostile_json_is_refused_fast(client: TestClient, body: bytes, content_type: str) -> None:
+    """Target C10: 4xx in under 200 ms, no 500, the worker alive."""
+    started = time.perf_counter()
+    response = client.post("/api/v1/match", content=body, headers={"Content-Type": content_type})
+    assert response.status_code in (400, 422)
+    assert time.perf_counter() - started < 0.2
+    assert client.get("/healthz").status_code == 200
+
+
+def test_a_422_never_echoes_the_input(client: TestClient) -> None:
+    """Target A6: FastAPI's default handler would return the text and the lang in 'input'."""
+    secret = "hf_" + "Zq9" * 11 + "x"
+    text = ("line with " + secret + "\n") * 20_000
+    response = client.post("/api/v1/match", json={"text": text, "lang": secret})
+    assert response.status_code == 422
+    assert secret not in response.text
+    assert "line with" not in response.text
+    assert "body.lang" in error_of(response)["message"]
+
+
+def test_extra_key_names_are_redacted_in_validation_errors(client: TestClient) -> None:
+    secret = "ghp_" + "a1" * 18
+    response = client.post("/api/v1/match", json={"text": "x", secret: 1})
+    assert response.status_code == 422
+    assert secret not in response.text
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        [("log", ("a.log", b"a")), ("log", ("b.log", b"b"))],
+        [(f"f{n}", (None, "v")) for n in range(20)],
+        [],
+    ],
+    ids=["two-files", "many-fields", "no-file"],
+)
+def test_multipart_abuse_is_refused(client: TestClient, files: list[object]) -> None:
+    """Target C6 (and a form without a log)."""
+    if files:
+        response = client.post("/api/v1/match", files=files)  # type: ignore[arg-type]
+    else:
+        response = client.post(
+            "/api/v1/match",
+            content=b"--b--\r\n",
+            headers={"Content-Type": "multipart/form-data; boundary=b"},
+        )
+    assert response.status_code in (400, 422)
+    error_of(response)
+
+
+def test_big_body_without_a_free_slot_is_503_with_retry_after(small: TestClient) -> None:
+    runner = small.app.state.services.runner  # type: ignore[attr-defined]
+    with runner.admission() as held:
+        held.grow(1 << 30)
+        response = small.post("/api/v1/match", content=b"x" * (20 * KIB))
+        little = small.post("/api/v1/match", content=TRACEBACK)
+    assert response.status_code == 503
+    assert error_of(response)["code"] == "busy"
+    assert int(response.headers["retry-after"]) >= 1
+    assert little.status_code == 200
+    assert small.post("/api/v1/match", content=b"x" * (20 * KIB)).status_code == 200
+
+
+def test_gzip_body_that_becomes_big_needs_a_slot(small: TestClient) -> None:
+    runner = small.app.state.services.runner  # type: ignore[attr-defined]
+    body = gzip.compress(b"noise line\n" * 10_000)
+    with runner.admission() as held:
+        held.grow(1 << 30)
+        response = small.post("/api/v1/match", content=body, headers={"Content-Encoding": "gzip"})
+    assert response.status_code == 503
+
+
+def test_rate_limit_per_client_ignores_spoofed_forwarded_for(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    """Target D4: the burst passes, then 429 with Retry-After; X-Forwarded-For changes nothing."""
+    with app_client(sqlite_url, tmp_path, rate_limit_per_minute=60, rate_limit_burst=5) as client:
+        codes = [
+            client.post(
+                "/api/v1/match", content=TRACEBACK, headers={"X-Forwarded-For": f"10.0.0.{n}"}
+            ).status_code
+            for n in range(8)
+        ]
+        refused = client.post("/api/v1/match", content=TRACEBACK)
+        health = client.get("/healthz").status_code
+    assert codes == [200] * 5 + [429] * 3
+    assert refused.status_code == 429
+    assert error_of(refused)["code"] == "rate_limited"
+    assert 1 <= int(refused.headers["retry-after"]) <= 2
+    assert health == 200
+
+
+def test_client_ip_trusts_forwarded_for_only_from_trusted_proxies() -> None:
+    proxies = parse_networks(["10.0.0.0/8", "127.0.0.1"])
+    assert client_ip("203.0.113.9", "1.2.3.4", proxies) == "203.0.113.9"
+    assert client_ip("10.1.1.1", "1.2.3.4", proxies) == "1.2.3.4"
+    assert client_ip("10.1.1.1", "6.6.6.6, 1.2.3.4, 10.2.2.2", proxies) == "1.2.3.4"
+    assert client_ip("127.0.0.1", "not-an-ip", proxies) == "not-an-ip"
+    assert client_ip("10.1.1.1", None, proxies) == "10.1.1.1"
+    assert client_ip("10.1.1.1", "1.2.3.4", ()) == "10.1.1.1"
+
+
+def test_token_bucket_refills_with_time() -> None:
+    now = [0.0]
+    limiter = RateLimiter(60, 2, clock=lambda: now[0])
+    assert [limiter.take("a"), limiter.take("a"), limiter.take("a")] == [None, None, 1]
+    assert limiter.take("b") is None
+    now[0] = 1.0
+    assert limiter.take("a") is None
+    assert RateLimiter(0, 1).take("a") is None
+
+
+def test_identical_concurrent_logs_are_matched_once(tmp_path: Path) -> None:
+    """Target D5: 64 ranks post the same log at once; one match is computed."""
+    metrics = make_metrics()
+    holder = KbHolder(prepare_valid_kb(write_kb(tmp_path / "kb"), self_tests=False))
+    runner = MatchRunner(
+        kb=holder, metrics=metrics, recorder=None, big_body_bytes=MIB, big_match_slots=2,
+        cache_seconds=60,
+    )  # fmt: skip
+    log = (TRACEBACK * 2000).encode()  # big enough to be matched in a thread
+
+    async def post() -> str:
+        with runner.admission() as admission:
+            return (await runner.answer(Ask(log), admission)).source
+
+    async def herd() -> list[str]:
+        return await asyncio.gather(*(post() for _ in range(64)))
+
+    sources = asyncio.run(herd())
+    assert sources.count("computed") == 1
+    assert sources.count("shared") + sources.count("cached") == 63

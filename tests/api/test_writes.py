@@ -1,0 +1,211 @@
+"""Token-protected writes, feedback, articles and reload, on SQLite and PostgreSQL.
+
+Targets D1-D3 (tokens), F4 (verifications idempotent by run_id), B6 (a bad
+reload keeps the old KB), and the article statistics that feedback feeds.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlmodel import Session
+
+from app.store import queries
+from app.store.engine import make_engine
+from tests.api.conftest import TRACEBACK, app_client
+from tests.kbfactory import VALID_ARTICLE, write_article
+
+RUN: dict[str, Any] = {
+    "run_id": "run-0001",
+    "article_id": "sample-error",
+    "content_hash": "abc123",
+    "outcome": "verified",
+    "environment": {"python": "3.11.7", "torch": "2.13.0", "gpus": 0},
+    "started_at": "2026-11-20T10:00:00+00:00",
+    "duration_s": 12.5,
+    "detail": "repro failed as described; fixed.py passed",
+}
+
+
+def mint(db_url: str, name: str, scope: str) -> str:
+    engine = make_engine(db_url)
+    with Session(engine) as session:
+        plaintext, _ = queries.create_token(session, name=name, scopes=scope)
+    engine.dispose()
+    return plaintext
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_verifications_need_a_live_token_with_the_verify_scope(
+    db_client: TestClient, db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Target D1: 401 missing / malformed / revoked, 403 wrong scope; D2: ?token= is 400."""
+    verify, admin = mint(db_url, "worker", "verify"), mint(db_url, "ops", "admin")
+    post = db_client.post
+    missing = post("/api/v1/verifications", json=RUN)
+    assert missing.status_code == 401
+    assert missing.headers["www-authenticate"].startswith("Bearer")
+    assert (
+        post("/api/v1/verifications", json=RUN, headers={"Authorization": "Basic eDp5"}).status_code
+        == 401
+    )
+    assert post("/api/v1/verifications", json=RUN, headers=bearer("short")).status_code == 401
+    assert post("/api/v1/verifications", json=RUN, headers=bearer(verify + "x")).status_code == 401
+    assert post("/api/v1/verifications", json=RUN, headers=bearer(admin)).status_code == 403
+    in_query = post("/api/v1/verifications", json=RUN, params={"token": verify})
+    assert in_query.status_code == 400
+    engine = make_engine(db_url)
+    with Session(engine) as session:
+        queries.revoke_token(session, name="worker")
+    engine.dispose()
+    revoked = post("/api/v1/verifications", json=RUN, headers=bearer(verify))
+    assert revoked.status_code == 401
+    assert "invalid_token" in revoked.headers["www-authenticate"]
+    assert verify not in caplog.text
+    assert admin not in caplog.text
+    assert "authentication failed" in caplog.text
+
+
+def test_verifications_are_idempotent_by_run_id(db_client: TestClient, db_url: str) -> None:
+    token = bearer(mint(db_url, "worker", "verify"))
+    first = db_client.post("/api/v1/verifications", json=RUN, headers=token)
+    assert first.status_code == 201, first.text
+    again = db_client.post("/api/v1/verifications", json=RUN, headers=token)
+    assert again.status_code == 200
+    assert again.json() == first.json()
+    changed = db_client.post(
+        "/api/v1/verifications", json=RUN | {"outcome": "stale"}, headers=token
+    )
+    assert changed.status_code == 409
+    assert changed.json()["error"]["code"] == "conflict"
+    article = db_client.get("/api/v1/articles/sample-error").json()
+    assert article["verification"]["run_id"] == "run-0001"
+    assert article["verification"]["outcome"] == "verified"
+
+
+def test_verification_free_text_is_redacted(db_client: TestClient, db_url: str) -> None:
+    token = bearer(mint(db_url, "worker", "verify"))
+    secret = "hf_" + "Qw3" * 11 + "z"
+    run = RUN | {
+        "run_id": "run-2",
+        "detail": f"HF_TOKEN={secret}",
+        "environment": {"HF_TOKEN": secret},
+    }
+    response = db_client.post("/api/v1/verifications", json=run, headers=token)
+    assert response.status_code == 201
+    assert secret not in response.text
+
+
+def test_find_token_compares_in_constant_time(db_url: str) -> None:
+    """Target D3: the lookup is by hash, then hmac.compare_digest."""
+    from app.store import migrate
+
+    migrate.upgrade(db_url)
+    plaintext = mint(db_url, "w", "verify")
+    engine = make_engine(db_url)
+    with (
+        mock.patch.object(queries.hmac, "compare_digest", wraps=queries.hmac.compare_digest) as spy,
+        Session(engine) as session,
+    ):
+        assert queries.find_token(session, plaintext=plaintext) is not None
+    engine.dispose()
+    spy.assert_called_once()
+
+
+def test_feedback_shows_in_the_article_statistics(db_client: TestClient) -> None:
+    event = db_client.post("/api/v1/match", json={"text": TRACEBACK}).json()["match_event_id"]
+    db_client.post("/api/v1/match", json={"text": TRACEBACK + "\n"})
+    fixed = db_client.post("/api/v1/feedback", json={"match_event_id": event, "verdict": "fixed"})
+    assert fixed.status_code == 201, fixed.text
+    wrong = {"match_event_id": event, "verdict": "wrong", "right_article_id": "sample-error"}
+    assert db_client.post("/api/v1/feedback", json=wrong).status_code == 201
+    stats = db_client.get("/api/v1/articles/sample-error").json()["stats"]
+    assert stats == {"hits": 2, "fixed": 1, "wrong": 1, "named_right": 1}
+
+
+def test_feedback_errors(db_client: TestClient) -> None:
+    unknown = db_client.post("/api/v1/feedback", json={"match_event_id": 99, "verdict": "fixed"})
+    assert unknown.status_code == 404
+    event = db_client.post("/api/v1/match", json={"text": TRACEBACK}).json()["match_event_id"]
+    nowhere = {"match_event_id": event, "verdict": "wrong", "right_article_id": "no-such-article"}
+    assert db_client.post("/api/v1/feedback", json=nowhere).status_code == 404
+    bad = db_client.post("/api/v1/feedback", json={"match_event_id": event, "verdict": "meh"})
+    assert bad.status_code == 422
+
+
+def test_articles_filter_and_search_in_both_languages(client: TestClient, tmp_path: Path) -> None:
+    everything = client.get("/api/v1/articles").json()
+    assert everything["count"] == 1
+    assert everything["articles"][0]["title"] == {"en": "Sample failure", "zh": "示例错误"}
+    for query, count in [
+        ({"library": "torch"}, 1),
+        ({"library": "deepspeed"}, 0),
+        ({"tag": "testing"}, 1),
+        ({"q": "overfed"}, 1),
+        ({"q": "喂得"}, 1),
+        ({"q": "部件 喂"}, 1),
+        ({"q": "WIDGET"}, 1),
+        ({"q": "gremlin"}, 0),
+        ({"q": "sample FAILURE"}, 1),
+    ]:
+        assert client.get("/api/v1/articles", params=query).json()["count"] == count, query
+
+
+def test_one_article_in_both_languages_or_the_asked_one(client: TestClient) -> None:
+    both = client.get("/api/v1/articles/sample-error").json()
+    assert both["fix"]["zh"] == "少喂一点。"
+    assert both["fix"]["en"].startswith("Feed it less")
+    assert both["url"] == "http://testserver/articles/sample-error"
+    assert both["verification"] is None
+    assert both["stats"] == {"hits": 0, "fixed": 0, "wrong": 0, "named_right": 0}
+    zh = client.get("/api/v1/articles/sample-error", params={"lang": "zh"}).json()
+    assert zh["title"] == {"zh": "示例错误"}
+    for missing in ("/api/v1/articles/nope", "/api/v1/articles/Bad..ID"):
+        response = client.get(missing)
+        assert response.status_code == 404
+        assert response.json()["error"]["code"] == "not_found"
+
+
+def test_reload_swaps_a_clean_kb_and_refuses_a_broken_one(
+    db_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Target B6 over HTTP: 422 with the lint messages, the old KB still served."""
+    caplog.set_level(logging.INFO)
+    with app_client(db_url, tmp_path) as client:
+        admin = bearer(mint(db_url, "ops", "admin"))
+        before = client.get("/readyz").json()["kb_revision"]
+        broken = copy.deepcopy(VALID_ARTICLE)
+        broken["signatures"] = {"error": ["(?<=look)SampleError"]}
+        write_article(tmp_path / "kb", broken)
+        refused = client.post("/api/v1/admin/reload", headers=admin)
+        assert refused.status_code == 422
+        assert refused.json()["error"]["code"] == "kb_invalid"
+        assert any("sample-error.yaml" in d for d in refused.json()["error"]["details"])
+        assert client.get("/readyz").json()["kb_revision"] == before
+        assert client.post("/api/v1/match", content=TRACEBACK).json()["matches"]
+        renamed = copy.deepcopy(VALID_ARTICLE)
+        renamed["title"] = {"en": "Renamed", "zh": "改名"}
+        write_article(tmp_path / "kb", renamed)
+        swapped = client.post("/api/v1/admin/reload", headers=admin)
+        assert swapped.status_code == 200, swapped.text
+        assert swapped.json()["swapped"] is True
+        assert client.get("/readyz").json()["kb_revision"] == swapped.json()["revision"] != before
+        assert (
+            client.post("/api/v1/match", json={"text": TRACEBACK}).json()["matches"][0]["title"]
+            == "Renamed"
+        )
+        assert client.post("/api/v1/admin/reload").status_code == 401
+        verify = bearer(mint(db_url, "worker", "verify"))
+        assert client.post("/api/v1/admin/reload", headers=verify).status_code == 403
+        metrics = client.get("/metrics").text
+    assert "errkb_kb_reloads_total 1.0" in metrics
+    assert "errkb_kb_reload_failures_total 1.0" in metrics

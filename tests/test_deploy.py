@@ -1,0 +1,112 @@
+"""The Docker image and the compose file, checked without a Docker engine.
+
+hadolint lints the Dockerfile (a dev dependency, so ``make test`` installs
+it: nothing is skipped). docker-compose.yml is checked against the
+compose-spec rules that need no engine: known top-level keys, every service
+has an image or a build, healthchecks are well formed, every named volume
+is declared, environment names are valid, ``depends_on`` names services, and
+the errkb service runs exactly the command the end-to-end tests run.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tests.e2e.conftest import SERVE
+
+REPO = Path(__file__).resolve().parents[1]
+HADOLINT = Path(sys.executable).parent / "hadolint"
+TOP_LEVEL = {"version", "name", "services", "networks", "volumes", "configs", "secrets", "include"}
+SERVICE_KEYS = {
+    "build", "image", "command", "entrypoint", "environment", "env_file", "ports", "volumes",
+    "depends_on", "healthcheck", "restart", "networks", "user", "working_dir", "expose",
+    "deploy", "labels", "logging", "secrets", "configs", "stop_grace_period", "profiles",
+}  # fmt: skip
+HEALTHCHECK_KEYS = {
+    "test",
+    "interval",
+    "timeout",
+    "retries",
+    "start_period",
+    "start_interval",
+    "disable",
+}
+DURATION = re.compile(r"^(\d+(us|ms|s|m|h))+$")
+ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def compose() -> dict[str, Any]:
+    document = yaml.safe_load((REPO / "docker-compose.yml").read_text())
+    assert isinstance(document, dict)
+    return document
+
+
+def test_dockerfile_passes_hadolint() -> None:
+    result = subprocess.run(
+        [str(HADOLINT), "--no-color", "Dockerfile"], cwd=REPO, capture_output=True, text=True,
+        timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_dockerfile_runs_errkb_serve_as_a_non_root_user_with_a_healthcheck() -> None:
+    text = (REPO / "Dockerfile").read_text()
+    assert text.startswith("#")
+    assert "FROM python:3.11-slim" in text
+    assert "uv sync --locked --no-dev" in text
+    user = re.findall(r"^USER (\S+)", text, re.M)
+    assert user
+    assert user[-1].split(":")[0] not in ("root", "0")
+    assert re.search(r"^HEALTHCHECK .*\n.*/healthz", text, re.M)
+    assert f"CMD {str(SERVE).replace(chr(39), chr(34))}" in text
+    assert "ERRKB_HOST=0.0.0.0" in text
+
+
+def test_compose_file_follows_the_spec_rules_we_can_check() -> None:
+    spec = compose()
+    assert set(spec) <= TOP_LEVEL
+    services = spec["services"]
+    declared_volumes = set(spec.get("volumes") or {})
+    for name, service in services.items():
+        assert set(service) <= SERVICE_KEYS, name
+        assert "image" in service or "build" in service, name
+        health = service.get("healthcheck")
+        assert health, f"{name} has no healthcheck"
+        assert set(health) <= HEALTHCHECK_KEYS
+        assert health["test"][0] in ("CMD", "CMD-SHELL", "NONE")
+        for key in ("interval", "timeout", "start_period"):
+            assert key not in health or DURATION.match(health[key]), (name, key)
+        for mount in service.get("volumes", []):
+            source = mount.split(":", 1)[0]
+            if not source.startswith((".", "/", "~")):
+                assert source in declared_volumes, f"{name}: volume {source} is not declared"
+        environment = service.get("environment", {})
+        assert isinstance(environment, dict)
+        assert all(ENV_NAME.match(key) for key in environment), name
+        assert all(isinstance(v, str) for v in environment.values()), name
+        for needed in service.get("depends_on", {}):
+            assert needed in services
+
+
+def test_errkb_runs_beside_postgres_15_with_a_volume() -> None:
+    services = compose()["services"]
+    db, errkb = services["db"], services["errkb"]
+    assert db["image"] == "postgres:15"
+    assert any(mount.endswith(":/var/lib/postgresql/data") for mount in db["volumes"])
+    assert "pg_isready" in " ".join(db["healthcheck"]["test"])
+    url = errkb["environment"]["ERRKB_DATABASE_URL"]
+    user = db["environment"]["POSTGRES_USER"]
+    assert url.startswith(f"postgresql+psycopg://{user}:")
+    assert url.endswith(f"@db:5432/{db['environment']['POSTGRES_DB']}")
+    assert errkb["depends_on"]["db"]["condition"] == "service_healthy"
+    assert errkb["environment"]["ERRKB_HOST"] == "0.0.0.0"
+
+
+def test_compose_runs_the_command_the_end_to_end_tests_run() -> None:
+    assert compose()["services"]["errkb"]["command"] == SERVE
