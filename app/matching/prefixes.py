@@ -70,6 +70,14 @@ PREFIX_TABLE: tuple[tuple[str, str], ...] = (
     # log levels and DeepSpeed's location tag: "[INFO] ", "[launch.py:256:main] "
     ("level", r"\[(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL)\] ?"),
     ("where", r"\[[\w.-]{1,80}\.py:\d{1,7}:[\w<>]{1,80}\] ?"),
+    # Python logging headers of error records, in the three common formats (a
+    # dataloader-shm report pasted as "2025-06-11 08:14:52,123 ERROR trainer: RuntimeError:
+    # ..."): "%(levelname)s %(name)s: ", "- %(name)s - %(levelname)s - ", "ERROR:root:".
+    # INFO/WARNING headers stay in the content: an error retried and logged as a warning
+    # must not become a failure of its own.
+    ("pylog", r"(?:ERROR|CRITICAL|FATAL) [\w.<>-]{1,80}: "),
+    ("pylog_dash", r"- [\w.<>-]{1,80} - (?:ERROR|CRITICAL|FATAL) - "),
+    ("pylog_basic", r"(?:ERROR|CRITICAL|FATAL):[\w.<>-]{1,80}:"),
     # syslog / journald: "May 01 12:00:00 host kernel: ", "May  1 12:00:00 host python[123]: "
     (
         "syslog",
@@ -85,7 +93,7 @@ PREFIX_TABLE: tuple[tuple[str, str], ...] = (
 # Logger tags: a line carrying one begins a new log record (a message continuation never
 # does). Bare timestamps are different: kubectl --timestamps and journald stamp every line,
 # continuation lines included, so the extractor decides per stream what they mean.
-_RECORD_ROWS = ("glog", "c10", "level", "where", "nccl")
+_RECORD_ROWS = ("glog", "c10", "level", "where", "pylog", "pylog_dash", "pylog_basic", "nccl")
 _STAMP_ROWS = ("iso", "syslog", "dmesg", "dmesg_t")
 # When several rank prefixes nest, the most global one wins: PyTorch's own [rankN] is
 # the global rank, then mpirun's, a bare "rankN:", torchrun's role prefix (a local

@@ -74,6 +74,15 @@ CASES = (
     Case("pod-name-worker-3 | [rank1]: boom", 1, "boom"),
     Case("trainer_1  | step 5", None, "step 5"),
     Case("[pod/trainer-0/pytorch] [rank0]: x", 0, "x"),
+    Case("2025-06-11 08:14:52,123 ERROR trainer: RuntimeError: x", None, "RuntimeError: x"),
+    Case("2025-06-11 08:14:52,123 - trainer - ERROR - RuntimeError: x", None, "RuntimeError: x"),
+    Case("ERROR:root:RuntimeError: x", None, "RuntimeError: x"),
+    Case(
+        "[rank2]: WARNING my.module: ValueError: retrying",
+        2,
+        "WARNING my.module: ValueError: retrying",
+    ),
+    Case("INFO: Started server process", None, "INFO: Started server process"),
     # left alone: not a prefix, or a prefix of something else
     Case("[0]:", None, "[0]:"),
     Case("  rank      : 3 (local_rank: 3)", None, "  rank      : 3 (local_rank: 3)"),
