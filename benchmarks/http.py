@@ -1,16 +1,21 @@
 """HTTP benchmark of ``errkb serve`` (goals P8, P9): not run by pytest; ``make bench`` runs it.
 
 One uvicorn worker (the same ``errkb serve`` the image runs) on 127.0.0.1
-with the one-article test KB and a fresh SQLite file; the load generator is
-this process (asyncio + httpx, 32 connections), so the two share the
-machine's two cores. Each scenario runs for ``--seconds``:
+with the repository's own ``kb/`` and a fresh SQLite file. The load generator
+is wrk pinned to the other core (or, without wrk, this process: asyncio +
+httpx, 32 connections). The bodies are the synthetic job logs of
+``benchmarks/synth_logs.py`` (the in-process throughput benchmark's), whose
+failure is a CUDA OOM that the KB's ``cuda-oom`` article matches. Each
+scenario runs for ``--seconds``:
 
 - ``echo``: the hidden ``/api/v1/_echo`` (framework only), 10 KB body;
-- ``match (same log)``: a 10 KB matched traceback, identical every time
-  (the cache answers, as when many ranks post one failure);
-- ``match (unique logs)``: the same traceback with a counter line, so every
+- ``match (same log)``: the 10 KB log, identical every time (the cache
+  answers, as when many ranks post one failure);
+- ``match (unique logs)``: the same log with a counter line, so every
   request is matched and stored;
-- ``1 MB logs``: sequential, MB/s of request bodies; ``10 MB alone``: latency.
+- ``unmatched (unique logs)``: a 10 KB log whose only traceback no article
+  knows, with a counter line (goal P8's second part);
+- ``1 MB logs``: unique, 2 connections, MB/s of request bodies; ``10 MB alone``: latency.
 
 Usage: ``python -m benchmarks.http [--seconds 10] [--markdown]``.
 """
@@ -29,17 +34,32 @@ from pathlib import Path
 
 import httpx
 
-from tests.api.conftest import TRACEBACK
+from benchmarks.synth_logs import ensure_log
 from tests.e2e.conftest import start, stop
 
 CONNECTIONS = 32
 MIB = 1 << 20
 
 
+KB = Path(__file__).resolve().parents[1] / "kb"
+UNKNOWN_TRACEBACK = (
+    b"Traceback (most recent call last):\n"
+    b'  File "/workspace/train.py", line 88, in main\n'
+    b"    plan = scheduler.plan(cfg)\n"
+    b"ValueError: the warp schedule 7 does not fit the flux window 42\n"
+)
+
+
 def ten_kb() -> bytes:
-    noise = b"".join(b"[rank0]: step %d loss 1.234 lr 3e-4 tok/s 812\n" % n for n in range(400))
-    body = noise[: 10 * 1024 - len(TRACEBACK)] + TRACEBACK.encode()
-    return body
+    """The 10 KB synthetic job log: progress lines, then a 2-rank CUDA OOM."""
+    return ensure_log(10_000).read_bytes()
+
+
+def ten_kb_unknown() -> bytes:
+    """10 KB of the same progress lines ending in a traceback no article knows."""
+    healthy = ten_kb().split(b"Traceback", 1)[0]
+    healthy = healthy[: healthy.rfind(b"\n") + 1] * (10_000 // max(1, len(healthy)) + 1)
+    return healthy[: 10_000 - len(UNKNOWN_TRACEBACK)] + UNKNOWN_TRACEBACK
 
 
 async def load(url: str, path: str, body: bytes, seconds: float, unique: bool) -> dict[str, float]:
@@ -94,13 +114,15 @@ def _ms(text: str) -> float:
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
-def wrk(url: str, path: str, body: bytes, seconds: float, unique: bool) -> dict[str, float]:
+def wrk(
+    url: str, path: str, body: bytes, seconds: float, unique: bool, connections: int = CONNECTIONS
+) -> dict[str, float]:
     """wrk 4 pinned to CPU 1 (the server is pinned to CPU 0), 1 thread, 32 connections."""
     work = Path(tempfile.mkdtemp(prefix="errkb-wrk-"))
     (work / "body").write_bytes(body)
     (work / "post.lua").write_text(WRK_SCRIPT)
     env = {"BENCH_BODY": str(work / "body"), "BENCH_UNIQUE": "1" if unique else "0"}
-    argv = ["taskset", "-c", "1", "wrk", "-t1", f"-c{CONNECTIONS}", f"-d{seconds:.0f}s"]
+    argv = ["taskset", "-c", "1", "wrk", "-t1", f"-c{connections}", f"-d{seconds:.0f}s"]
     argv += ["--latency", "-s", str(work / "post.lua"), url + path]
     out = subprocess.run(argv, capture_output=True, text=True, env=env, check=True).stdout
     non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
@@ -127,19 +149,30 @@ def _curl(url: str, path: Path) -> float:
     return float(subprocess.run(argv, capture_output=True, text=True, check=True).stdout)
 
 
-def big(url: str) -> tuple[float, float]:
-    """curl (its HTTP stack is not the bottleneck that httpx's is for big bodies)."""
+def big(url: str, seconds: float) -> tuple[dict[str, float], float]:
+    """1 MB logs under load (wrk, 2 connections, unique bodies) and a 10 MB log alone (curl).
+
+    Without wrk the 1 MB figure comes from sequential curl, whose own start-up
+    (a few ms a request) is then counted as server time.
+    """
+    one = ensure_log(1_000_000).read_bytes()
+    ten = ensure_log(10_000_000).read_bytes()
     work = Path(tempfile.mkdtemp(prefix="errkb-big-"))
-    one = (ten_kb() * 103)[:MIB]
     _curl(url + "/api/v1/match", _write(work / "warm", one))
-    ones = [
-        _curl(url + "/api/v1/match", _write(work / f"one{n}", one + b"%d" % n)) for n in range(20)
-    ]
+    if shutil.which("wrk") and shutil.which("taskset"):
+        loaded = wrk(url, "/api/v1/match", one, seconds, unique=True, connections=2)
+    else:
+        times = [
+            _curl(url + "/api/v1/match", _write(work / f"one{n}", one + b"%d" % n))
+            for n in range(20)
+        ]
+        loaded = {"rps": len(times) / sum(times), "p50_ms": 1000 * statistics.median(times)}
+        loaded |= {"p99_ms": 1000 * max(times), "errors": 0.0}
+    loaded["mb_per_s"] = loaded["rps"] * len(one) / MIB
     tens = [
-        _curl(url + "/api/v1/match", _write(work / f"ten{n}", one * 10 + b"%d" % n))
-        for n in range(5)
+        _curl(url + "/api/v1/match", _write(work / f"ten{n}", ten + b"%d" % n)) for n in range(5)
     ]
-    return len(ones) / sum(ones), statistics.median(tens)
+    return loaded, statistics.median(tens)
 
 
 def _write(path: Path, data: bytes) -> Path:
@@ -157,26 +190,28 @@ def main() -> None:
         "ERRKB_RATE_LIMIT_PER_MINUTE": "0",
         "ERRKB_ECHO_ENDPOINT": "true",
         "ERRKB_LOG_LEVEL": "warning",
+        "ERRKB_KB_PATH": str(KB),
     }
     server = start(f"sqlite:///{root / 'bench.db'}", root, **env)
     try:
-        body = ten_kb()
+        body, unknown = ten_kb(), ten_kb_unknown()
         rows = []
         if shutil.which("wrk") and shutil.which("taskset"):
             subprocess.run(
                 ["taskset", "-acp", "0", str(server.process.pid)], capture_output=True, check=False
             )
-        for name, path, unique in [
-            ("echo (framework only), 10 KB", "/api/v1/_echo", False),
-            ("match, the same 10 KB log (cached)", "/api/v1/match", False),
-            ("match, unique 10 KB logs (matched and stored)", "/api/v1/match", True),
+        for name, path, sent, unique in [
+            ("echo (framework only), 10 KB", "/api/v1/_echo", body, False),
+            ("match, the same 10 KB log (cached)", "/api/v1/match", body, False),
+            ("match, unique 10 KB logs (matched and stored)", "/api/v1/match", body, True),
+            ("no article, unique 10 KB logs (stored)", "/api/v1/match", unknown, True),
         ]:
             if shutil.which("wrk") and shutil.which("taskset"):
-                result = wrk(server.url, path, body, args.seconds, unique)
+                result = wrk(server.url, path, sent, args.seconds, unique)
             else:
-                result = asyncio.run(load(server.url, path, body, args.seconds, unique))
+                result = asyncio.run(load(server.url, path, sent, args.seconds, unique))
             rows.append((name, result))
-        mb_per_s, ten_mb = big(server.url)
+        loaded, ten_mb = big(server.url, args.seconds)
     finally:
         stop(server)
     print("| scenario | req/s | p50 ms | p99 ms | non-200 |")
@@ -185,7 +220,11 @@ def main() -> None:
         cells = [f"{r['rps']:,.0f}", f"{r['p50_ms']:.1f}", f"{r['p99_ms']:.1f}"]
         cells.append(f"{r['errors']:.0f}")
         print(f"| {name} | {' | '.join(cells)} |")
-    print(f"\n1 MB logs, sequential: {mb_per_s:.0f} MB/s")
+    print(
+        f"\n1 MB logs, unique, 2 connections: {loaded['mb_per_s']:.0f} MB/s of bodies "
+        f"({loaded['rps']:.1f} req/s, p50 {loaded['p50_ms']:.0f} ms, "
+        f"p99 {loaded['p99_ms']:.0f} ms, non-200 {loaded['errors']:.0f})"
+    )
     print(f"a 10 MB log alone: {ten_mb:.2f} s (median of 5)")
 
 

@@ -3,8 +3,10 @@
 Decoding a 100 MB log costs ~145 ms and doubles its memory; the events live
 in well under 1 % of it (performance note, sections 3.3 and 8). One pass of
 literal markers over the raw bytes (Hyperscan; ``bytes.find`` without it)
-finds where tracebacks and error lines start; only windows around them and
-the last lines of the log are decoded, each with its original line numbers.
+finds where tracebacks and error lines start; only windows around them, the
+first lines of the log (where versions are printed at start-up: pip freeze,
+collect_env, DeepSpeed's banner) and its last lines are decoded, each with
+its original line numbers.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ MARKERS: tuple[bytes, ...] = (
 LINES_BEFORE = 40  # launcher output and model set-up just before a traceback
 LINES_AFTER = 250  # a deep traceback printed by several interleaved ranks
 TAIL_LINES = 2000
+HEAD_LINES = 500  # start-up output: the versions that ``affects`` ranges are checked against
 MAX_MARKERS = 100_000  # a log that says "Error: " a million times is noise past this
 MAX_EXCERPT_BYTES = 16 << 20
 
@@ -98,7 +101,7 @@ def _forward(data: bytes, offset: int, lines: int) -> int:
 
 
 def windows(data: bytes) -> list[tuple[int, int]]:
-    """Merged byte ranges (line-aligned) around the markers, plus the tail."""
+    """Merged byte ranges (line-aligned) around the markers, plus the head and the tail."""
     spans: list[tuple[int, int]] = []
     for offset in marker_offsets(data):
         if spans and offset < spans[-1][1]:
@@ -108,6 +111,7 @@ def windows(data: bytes) -> list[tuple[int, int]]:
             spans[-1] = (spans[-1][0], end)
         else:
             spans.append((start, end))
+    spans.append((0, _forward(data, 0, HEAD_LINES)))
     spans.append((_back(data, len(data), TAIL_LINES), len(data)))
     return _within_budget(_merge(spans))
 

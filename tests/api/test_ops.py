@@ -6,12 +6,15 @@ D7 (secret settings), and the per-app Prometheus registry.
 
 from __future__ import annotations
 
+import inspect
 import json
 import logging
 import re
 from pathlib import Path
 
 import pytest
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 from app.http.logs import JsonFormatter
@@ -142,3 +145,35 @@ def test_echo_endpoint_only_when_enabled(sqlite_url: str, tmp_path: Path) -> Non
     with app_client(sqlite_url, tmp_path, echo_endpoint=True) as client:
         assert client.post("/api/v1/_echo", content=b"abc").json() == {"bytes": 3}
         assert "/api/v1/_echo" not in client.get("/openapi.json").text
+
+
+def _api_routes(routes: list[object]) -> list[APIRoute]:
+    """The app's API routes, through the routers it included."""
+    found: list[APIRoute] = []
+    for route in routes:
+        if isinstance(route, APIRoute):
+            found.append(route)
+        elif (router := getattr(route, "original_router", None)) is not None:
+            found += _api_routes(router.routes)
+    return found
+
+
+def _sync_dependencies(dependant: Dependant) -> list[str]:
+    found = [] if dependant.call is None else [dependant.call]
+    for sub in dependant.dependencies:
+        found += _sync_dependencies(sub)  # type: ignore[arg-type]
+    return [getattr(call, "__qualname__", repr(call)) for call in found if _is_sync(call)]
+
+
+def _is_sync(call: object) -> bool:
+    inner = getattr(call, "__call__", None)  # noqa: B004 - classes like HTTPBearer
+    return not (inspect.iscoroutinefunction(call) or inspect.iscoroutinefunction(inner))
+
+
+def test_api_routes_never_hop_to_the_thread_pool(client: TestClient) -> None:
+    """A plain ``def`` endpoint or dependency runs in the thread pool: one hop costs more
+    than matching a 10 KB traceback (goal P8; benchmarks/http.py measured it)."""
+    routes = _api_routes(client.app.routes)  # type: ignore[attr-defined]
+    assert any(r.path == "/api/v1/match" for r in routes)
+    offenders = {r.path: _sync_dependencies(r.dependant) for r in routes}
+    assert {path: names for path, names in offenders.items() if names} == {}

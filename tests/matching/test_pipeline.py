@@ -169,6 +169,38 @@ def test_big_log_path_finds_the_same_answer(index: SignatureIndex) -> None:
     )
 
 
+def test_big_log_path_reads_versions_from_the_head(index: SignatureIndex) -> None:
+    """A pip freeze printed at start-up counts on the excerpt path too (``affects``)."""
+    failure = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2 MiB"
+    log = "\n".join(
+        ["torch==2.5.0", *(f"step {i} loss 0.{i % 97}" for i in range(60_000)), failure]
+    )
+    whole = match_text(log, index)
+    excerpted = match_text(log, index, MatchOptions(whole_log_limit=64 * 1024))
+    assert excerpted.versions["torch"] == whole.versions["torch"] == "2.5.0"
+    assert excerpted.top is not None
+    assert whole.top is not None
+    assert excerpted.top.score == whole.top.score
+
+
+def test_big_log_path_keeps_a_traceback_that_starts_in_the_head(index: SignatureIndex) -> None:
+    """The head window must not cut a traceback printed in the first lines short."""
+    frames = [("/x/deepspeed/runtime/zero/stage3.py", "unscale_and_clip_grads")]
+    frames += [(f"/x/f{n}.py", f"f{n}") for n in range(100)]
+    failure = traceback(TWO_DEVICES + ", cuda:0 and cpu!", frames)  # lines 401..603
+    steps = [f"step {i} loss 0.{i % 97}" for i in range(60_000)]
+    log = "\n".join([*steps[:400], failure, *steps[400:]])
+    whole = match_text(log, index)
+    excerpted = match_text(log, index, MatchOptions(whole_log_limit=64 * 1024))
+    assert whole.top is not None
+    assert excerpted.top is not None
+    assert excerpted.top.article_id == whole.top.article_id
+    assert excerpted.top.score == whole.top.score
+    assert [(e.line_start, e.line_end) for e in excerpted.events] == [
+        (e.line_start, e.line_end) for e in whole.events
+    ]
+
+
 @pytest.mark.parametrize(
     "text",
     [
