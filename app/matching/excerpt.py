@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any
 
 from app.matching.decode import decode
-from app.matching.scanners import hyperscan
+from app.matching.scanners import ThreadScratch, hyperscan
 
 MARKERS: tuple[bytes, ...] = (
     b"Traceback (most recent call last)",
@@ -50,14 +50,14 @@ MAX_EXCERPT_BYTES = 16 << 20
 
 
 @cache
-def _marker_database() -> Any:
+def _marker_database() -> tuple[Any, ThreadScratch]:
     database = hyperscan.Database()
     database.compile(
         expressions=[re.escape(marker) for marker in MARKERS],
         ids=list(range(len(MARKERS))),
         flags=[0] * len(MARKERS),
     )
-    return database
+    return database, ThreadScratch(database)
 
 
 def marker_offsets(data: bytes) -> list[int]:
@@ -70,8 +70,9 @@ def marker_offsets(data: bytes) -> list[int]:
         found.append(end)
         return len(found) >= MAX_MARKERS  # True stops the scan
 
+    database, scratch = _marker_database()
     with contextlib.suppress(hyperscan.ScanTerminated):
-        _marker_database().scan(data, match_event_handler=on_match)
+        database.scan(data, match_event_handler=on_match, scratch=scratch.get())
     return sorted(found)
 
 

@@ -51,6 +51,26 @@ def hyperscan_version() -> str:
     return info.split()[1]
 
 
+class ThreadScratch:
+    """One Hyperscan scratch space per thread for one database.
+
+    A scratch is not shareable: two threads scanning with the same one get
+    ``ScratchInUseError``. The service matches big logs in worker threads,
+    so every database that big logs meet (the index, the excerpt's markers)
+    hands each thread a clone of its own.
+    """
+
+    def __init__(self, database: Any) -> None:
+        self._prototype = hyperscan.Scratch(database)
+        self._local = threading.local()
+
+    def get(self) -> Any:
+        scratch = getattr(self._local, "scratch", None)
+        if scratch is None:
+            scratch = self._local.scratch = self._prototype.clone()
+        return scratch
+
+
 class HyperscanScanner:
     """A Hyperscan block database; one scratch space per thread (scratch is not shareable)."""
 
@@ -58,8 +78,7 @@ class HyperscanScanner:
 
     def __init__(self, database: Any) -> None:
         self._database = database
-        self._prototype = hyperscan.Scratch(database)
-        self._local = threading.local()
+        self._scratch = ThreadScratch(database)
 
     @classmethod
     def compile(cls, patterns: Sequence[str]) -> HyperscanScanner:
@@ -85,14 +104,8 @@ class HyperscanScanner:
         def on_match(sid: int, start: int, end: int, flags: int, context: object) -> None:
             hits.add(sid)
 
-        self._database.scan(data, match_event_handler=on_match, scratch=self._scratch())
+        self._database.scan(data, match_event_handler=on_match, scratch=self._scratch.get())
         return frozenset(hits)
-
-    def _scratch(self) -> Any:
-        scratch = getattr(self._local, "scratch", None)
-        if scratch is None:
-            scratch = self._local.scratch = self._prototype.clone()
-        return scratch
 
 
 class EmptyScanner:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -252,3 +254,21 @@ def test_context_required_article_needs_its_context() -> None:
     )
     assert match_text(bare, index).unknown
     assert top(framed, index) == "scalar-chunk"
+
+
+def test_big_logs_match_in_several_threads_at_once(index: SignatureIndex) -> None:
+    """The service matches big logs in worker threads: Hyperscan scratch is per thread
+    (a shared one raised ScratchInUseError under benchmarks/http.py's 1 MB load)."""
+    failure = traceback(TWO_DEVICES + ", cuda:0 and cuda:1!", [("/x/accelerate/hooks.py", "f")])
+    log = "\n".join([*(f"step {i} Error: retry" for i in range(4_000)), failure]).encode()
+    options = MatchOptions(whole_log_limit=64 * 1024)
+    expected = match_text(log, index, options).to_json()
+    start = threading.Barrier(4)
+
+    def run() -> list[object]:
+        start.wait()
+        return [match_text(log, index, options).to_json() for _ in range(3)]
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = [r for batch in pool.map(lambda _: run(), range(4)) for r in batch]
+    assert results == [expected] * 12
