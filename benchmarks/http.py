@@ -17,7 +17,10 @@ scenario runs for ``--seconds``:
   knows, with a counter line (goal P8's second part);
 - ``1 MB logs``: unique, 2 connections, MB/s of request bodies; ``10 MB alone``: latency.
 
-Usage: ``python -m benchmarks.http [--seconds 10] [--markdown]``.
+Usage: ``python -m benchmarks.http [--seconds 10] [--baseline GIT_REF]``; with
+``--baseline`` the same scenarios also run against that commit, served from a
+temporary worktree in the same run, so the two columns share the machine's
+conditions.
 """
 
 from __future__ import annotations
@@ -180,11 +183,16 @@ def _write(path: Path, data: bytes) -> Path:
     return path
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--markdown", action="store_true", help="print a docs/benchmarks.md table")
-    args = parser.parse_args()
+SCENARIOS = (
+    ("echo (framework only), 10 KB", "/api/v1/_echo", "known", False),
+    ("match, the same 10 KB log (cached)", "/api/v1/match", "known", False),
+    ("match, unique 10 KB logs (matched and stored)", "/api/v1/match", "known", True),
+    ("no article, unique 10 KB logs (stored)", "/api/v1/match", "unknown", True),
+)
+
+
+def measure(code: Path | None, seconds: float) -> dict[str, dict[str, float]]:
+    """Every scenario against one server; ``code``: a checkout to serve instead of this one."""
     root = Path(tempfile.mkdtemp(prefix="errkb-bench-"))
     env = {
         "ERRKB_RATE_LIMIT_PER_MINUTE": "0",
@@ -192,40 +200,74 @@ def main() -> None:
         "ERRKB_LOG_LEVEL": "warning",
         "ERRKB_KB_PATH": str(KB),
     }
+    if code is not None:
+        env["PYTHONPATH"] = str(code)  # ahead of the editable install of this checkout
     server = start(f"sqlite:///{root / 'bench.db'}", root, **env)
+    bodies = {"known": ten_kb(), "unknown": ten_kb_unknown()}
+    use_wrk = bool(shutil.which("wrk") and shutil.which("taskset"))
+    rows: dict[str, dict[str, float]] = {}
     try:
-        body, unknown = ten_kb(), ten_kb_unknown()
-        rows = []
-        if shutil.which("wrk") and shutil.which("taskset"):
+        if use_wrk:
             subprocess.run(
                 ["taskset", "-acp", "0", str(server.process.pid)], capture_output=True, check=False
             )
-        for name, path, sent, unique in [
-            ("echo (framework only), 10 KB", "/api/v1/_echo", body, False),
-            ("match, the same 10 KB log (cached)", "/api/v1/match", body, False),
-            ("match, unique 10 KB logs (matched and stored)", "/api/v1/match", body, True),
-            ("no article, unique 10 KB logs (stored)", "/api/v1/match", unknown, True),
-        ]:
-            if shutil.which("wrk") and shutil.which("taskset"):
-                result = wrk(server.url, path, sent, args.seconds, unique)
+        for name, path, body, unique in SCENARIOS:
+            if use_wrk:
+                rows[name] = wrk(server.url, path, bodies[body], seconds, unique)
             else:
-                result = asyncio.run(load(server.url, path, sent, args.seconds, unique))
-            rows.append((name, result))
-        loaded, ten_mb = big(server.url, args.seconds)
+                rows[name] = asyncio.run(load(server.url, path, bodies[body], seconds, unique))
+        loaded, ten_mb = big(server.url, seconds)
     finally:
         stop(server)
-    print("| scenario | req/s | p50 ms | p99 ms | non-200 |")
-    print("|---|---|---|---|---|")
-    for name, r in rows:
-        cells = [f"{r['rps']:,.0f}", f"{r['p50_ms']:.1f}", f"{r['p99_ms']:.1f}"]
-        cells.append(f"{r['errors']:.0f}")
-        print(f"| {name} | {' | '.join(cells)} |")
-    print(
-        f"\n1 MB logs, unique, 2 connections: {loaded['mb_per_s']:.0f} MB/s of bodies "
-        f"({loaded['rps']:.1f} req/s, p50 {loaded['p50_ms']:.0f} ms, "
-        f"p99 {loaded['p99_ms']:.0f} ms, non-200 {loaded['errors']:.0f})"
+    rows["1 MB logs, unique, 2 connections"] = loaded
+    rows["a 10 MB log alone (median of 5, curl)"] = {"seconds": ten_mb}
+    return rows
+
+
+def baseline_checkout(ref: str) -> Path:
+    """A detached worktree of ``ref`` in a temporary folder (removed by ``drop_checkout``)."""
+    where = Path(tempfile.mkdtemp(prefix="errkb-baseline-")) / "code"
+    subprocess.run(["git", "worktree", "add", "--detach", str(where), ref], check=True)
+    return where
+
+
+def drop_checkout(where: Path) -> None:
+    subprocess.run(["git", "worktree", "remove", "--force", str(where)], check=False)
+
+
+def _cells(row: dict[str, float]) -> str:
+    if "seconds" in row:
+        return f"{row['seconds']:.3f} s | – | – | –"
+    rate = f"{row['rps']:,.0f}" + (f" ({row['mb_per_s']:.0f} MB/s)" if "mb_per_s" in row else "")
+    return f"{rate} | {row['p50_ms']:.1f} | {row['p99_ms']:.1f} | {row['errors']:.0f}"
+
+
+def report(runs: dict[str, dict[str, dict[str, float]]]) -> None:
+    print("| scenario | code | req/s | p50 ms | p99 ms | non-200 |")
+    print("|---|---|---|---|---|---|")
+    first = next(iter(runs.values()))
+    for name in first:
+        for label, rows in runs.items():
+            print(f"| {name} | {label} | {_cells(rows[name])} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument(
+        "--baseline",
+        metavar="GIT_REF",
+        help="also serve this commit (a temporary worktree) and run every scenario against it",
     )
-    print(f"a 10 MB log alone: {ten_mb:.2f} s (median of 5)")
+    args = parser.parse_args()
+    runs = {"this checkout": measure(None, args.seconds)}
+    if args.baseline:
+        where = baseline_checkout(args.baseline)
+        try:
+            runs[args.baseline] = measure(where, args.seconds)
+        finally:
+            drop_checkout(where)
+    report(runs)
 
 
 if __name__ == "__main__":
