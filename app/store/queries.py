@@ -90,7 +90,38 @@ def _aware(value: datetime, name: str) -> datetime:
 
 
 @_guarded
-def record_match_event(
+def record_match_event(session: Session, /, **values: Any) -> int:
+    """Store one answered match and return its id; a repeated idempotency key returns the first.
+
+    ``curl --retry`` resends the same body with the same ``Idempotency-Key``;
+    the event is counted once (target F5). The keywords are ``_insert_match_event``'s.
+    """
+    event_id = _insert_match_event(session, **values)
+    _done(session)
+    return event_id
+
+
+@_guarded
+def record_match_events(session: Session, events: Sequence[dict[str, Any]]) -> list[int]:
+    """Store several answered matches in one transaction; their ids, in order.
+
+    The service's writer thread commits what queued up while it was busy as
+    one group: under load a commit per request costs more than the inserts.
+    Each item holds ``record_match_event``'s keywords and, for an error no
+    article matched, ``unmatched``: ``upsert_unmatched``'s keywords.
+    """
+    ids = []
+    for item in events:
+        values = dict(item)
+        unmatched = values.pop("unmatched", None)
+        ids.append(_insert_match_event(session, **values))
+        if unmatched is not None:
+            _count_unmatched(session, **unmatched)
+    _done(session)
+    return ids
+
+
+def _insert_match_event(
     session: Session,
     *,
     fingerprint: str,
@@ -106,11 +137,6 @@ def record_match_event(
     idempotency_key: str | None = None,
     created_at: datetime | None = None,
 ) -> int:
-    """Store one answered match and return its id; a repeated idempotency key returns the first.
-
-    ``curl --retry`` resends the same body with the same ``Idempotency-Key``;
-    the event is counted once (target F5).
-    """
     values = {
         "created_at": _aware(created_at or utcnow(), "created_at"),
         "fingerprint": fingerprint,
@@ -131,7 +157,6 @@ def record_match_event(
     if event_id is None:
         query = select(MatchEvent.id).where(MatchEvent.idempotency_key == idempotency_key)
         event_id = session.exec(query).one()
-    _done(session)
     assert event_id is not None
     return event_id
 
@@ -175,6 +200,16 @@ def upsert_unmatched(
     One statement (INSERT ... ON CONFLICT DO UPDATE), so concurrent requests
     never lose an increment; the first sample is kept, last_seen only moves on.
     """
+    count = _count_unmatched(
+        session, fingerprint=fingerprint, exception=exception, sample=sample, seen_at=seen_at
+    )
+    _done(session)
+    return count
+
+
+def _count_unmatched(
+    session: Session, *, fingerprint: str, exception: str, sample: str, seen_at: datetime
+) -> int:
     _aware(seen_at, "seen_at")
     stmt = _insert(session, UnmatchedCluster).values(
         fingerprint=fingerprint,
@@ -195,7 +230,6 @@ def upsert_unmatched(
         },
     )
     count: int = session.exec(stmt.returning(col(UnmatchedCluster.count))).scalar_one()
-    _done(session)
     return count
 
 

@@ -54,6 +54,46 @@ def test_match_event_with_a_repeated_key_is_stored_once(engine: Engine) -> None:
         assert stored.created_at.utcoffset() == timedelta(0)
 
 
+def test_a_group_of_match_events_is_one_transaction_with_ids_in_order(engine: Engine) -> None:
+    base = {
+        "fingerprint": "b" * 64,
+        "excerpt": "ValueError: flux out of range",
+        "top_article_id": None,
+        "score": None,
+        "client_kind": "api",
+        "lang": "en",
+        "input_bytes": 10,
+        "event_count": 1,
+        "duration_ms": 1.0,
+        "kb_revision": "rev1",
+        "created_at": T0,
+    }
+    unmatched = {"fingerprint": "b" * 64, "exception": "ValueError", "sample": "s", "seen_at": T0}
+    group = [
+        base | {"idempotency_key": "g-1", "unmatched": unmatched},
+        base | {"unmatched": unmatched},
+        base | {"idempotency_key": "g-1", "unmatched": unmatched},  # a retry inside the group
+    ]
+    with Session(engine) as session:
+        ids = q.record_match_events(session, group)
+    assert ids[0] == ids[2] != ids[1]
+    assert _count(engine, MatchEvent) == 2
+    with Session(reader(engine)) as session:
+        (cluster,) = q.list_unmatched(session)
+    assert cluster.count == 3  # every sighting counts, as one by one would
+
+
+def test_a_failing_group_stores_nothing(engine: Engine) -> None:
+    with Session(engine) as session:
+        good = {"fingerprint": "c" * 64, "excerpt": "e", "top_article_id": None, "score": None}
+        good |= {"lang": "en", "input_bytes": 1, "event_count": 0, "duration_ms": 0.1}
+        good |= {"kb_revision": "r", "client_kind": "api"}
+        with pytest.raises(StoreError):
+            q.record_match_events(session, [good, good | {"client_kind": "telnet"}])
+        assert q.record_match_events(session, [good]) != []
+    assert _count(engine, MatchEvent) == 1
+
+
 def test_a_bad_value_is_a_store_error_and_the_session_survives(engine: Engine) -> None:
     with Session(engine) as session:
         with pytest.raises(StoreError):

@@ -1,0 +1,76 @@
+"""The Recorder's group commit on both engines: ids in order, one commit a group, bad rows alone."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import threading
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, func, select
+
+from app.learning import Recorder, Sighting
+from app.metrics import make_metrics
+from app.store.engine import reader
+from app.store.tables import MatchEvent
+
+SIGHTING = Sighting(
+    fingerprint="d" * 64,
+    excerpt="RuntimeError: CUDA out of memory",
+    top_article_id="cuda-oom",
+    score=0.9,
+    client_kind="curl",
+    lang="en",
+    input_bytes=100,
+    event_count=1,
+    duration_ms=1.5,
+    kb_revision="rev",
+)
+
+
+def _stored(engine: Engine) -> int:
+    with Session(reader(engine)) as session:
+        return session.exec(select(func.count()).select_from(MatchEvent)).one()
+
+
+async def _record_while_the_writer_is_held(
+    recorder: Recorder, sightings: list[Sighting]
+) -> list[int | None]:
+    """Queue every sighting while the writer thread is busy, so they meet as one group."""
+    held = threading.Event()
+    recorder._writer.submit(held.wait, 10)  # the writer is busy with something else
+    pending = [asyncio.ensure_future(recorder.record(s)) for s in sightings]
+    await asyncio.sleep(0.05)  # every record() has queued its sighting
+    held.set()
+    return list(await asyncio.gather(*pending))
+
+
+def test_waiting_sightings_are_committed_as_one_group(engine: Engine) -> None:
+    commits: list[int] = []
+    sa.event.listen(engine, "commit", lambda _conn: commits.append(1))
+    recorder = Recorder(engine, make_metrics())
+    try:
+        ids = asyncio.run(_record_while_the_writer_is_held(recorder, [SIGHTING] * 40))
+    finally:
+        recorder.close()
+    assert None not in ids
+    assert len(set(ids)) == 40
+    assert ids == sorted(ids)  # in the order the requests queued them
+    assert len(commits) == 1
+    assert _stored(engine) == 40
+
+
+def test_a_bad_sighting_costs_only_its_own_event(engine: Engine) -> None:
+    metrics = make_metrics()
+    recorder = Recorder(engine, metrics)
+    bad = dataclasses.replace(SIGHTING, client_kind="telnet")  # the check constraint refuses it
+    try:
+        ids = asyncio.run(_record_while_the_writer_is_held(recorder, [SIGHTING, bad, SIGHTING]))
+    finally:
+        recorder.close()
+    assert ids[1] is None
+    assert ids[0] is not None
+    assert ids[2] is not None
+    assert _stored(engine) == 2
+    assert metrics.persistence_failures._value.get() == 1
