@@ -80,10 +80,18 @@ class SignatureIndex:
 
     def spans(self, sid: int, text: str) -> list[tuple[int, int]]:
         """Character spans of signature ``sid`` in ``text`` (RE2, linear time)."""
+        return [match.span() for match in self._program(sid).finditer(text)]
+
+    def first_span(self, sid: int, text: str) -> tuple[int, int] | None:
+        """The first span only: what evidence needs, without walking every match."""
+        match = self._program(sid).search(text)
+        return None if match is None else match.span()
+
+    def _program(self, sid: int) -> Any:
         program = self._programs.get(sid)
         if program is None:
             program = self._programs[sid] = re2.compile(self.signatures[sid].pattern, re2_options())
-        return [match.span() for match in program.finditer(text)]
+        return program
 
     @cached_property
     def _programs(self) -> dict[int, Any]:

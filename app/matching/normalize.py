@@ -22,7 +22,7 @@ import hashlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from app.matching import rx
 from app.matching.events_model import Event, Frame
@@ -159,8 +159,25 @@ def _spans(text: str) -> list[tuple[MaskRule, str, int, int]]:
     return spans
 
 
+MEMO_CHARS = 2048
+"""Messages up to this long are masked once per process: a log repeats its error lines,
+every rank prints the same one, and each event is masked for its signature and its
+fingerprint (a third of a 10 KB match was masking before the memo)."""
+
+
 def mask_message(text: str) -> str:
     """``text`` with every variable part replaced by its rule's placeholder."""
+    if len(text) <= MEMO_CHARS:
+        return _mask_memo(text)
+    return _mask(text)
+
+
+@lru_cache(maxsize=4096)
+def _mask_memo(text: str) -> str:
+    return _mask(text)
+
+
+def _mask(text: str) -> str:
     if not text:
         return text
     data = rx.encode(text)

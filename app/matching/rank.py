@@ -87,7 +87,7 @@ def score_article(
 
 def _vetoed(event: Event, entry: ArticleEntry, index: SignatureIndex, hits: frozenset[int]) -> bool:
     near = event.context + "\n" + event.text
-    return any(sid in hits and index.spans(sid, near) for sid in entry.exclude_sids)
+    return any(sid in hits and index.first_span(sid, near) for sid in entry.exclude_sids)
 
 
 def _error_evidence(
@@ -97,9 +97,9 @@ def _error_evidence(
     for sid in entry.error_sids:
         if sid not in hits:
             continue
-        spans = index.spans(sid, event.error_text)
-        if spans:
-            line = event.error_line_start + event.error_text.count("\n", 0, spans[0][0])
+        span = index.first_span(sid, event.error_text)
+        if span:
+            line = event.error_line_start + event.error_text.count("\n", 0, span[0])
             pattern = index.signatures[sid].pattern
             found.append(Evidence("error", pattern, line, line, "error message matches"))
     return found
@@ -114,14 +114,14 @@ def _context_evidence(
         if sid not in hits:
             continue
         pattern = index.signatures[sid].pattern
-        spans = index.spans(sid, event.text)
-        near = [] if spans else index.spans(sid, event.context)
-        if spans:
-            line = _line_of(event.text, event.text_lines, spans[0][0], event.line_start)
+        span = index.first_span(sid, event.text)
+        near = None if span else index.first_span(sid, event.context)
+        if span:
+            line = _line_of(event.text, event.text_lines, span[0], event.line_start)
             found.append(Evidence("context", pattern, line, line, "in the traceback"))
             count += 1
         elif near:
-            line = _line_of(event.context, event.context_lines, near[0][0], event.line_start)
+            line = _line_of(event.context, event.context_lines, near[0], event.line_start)
             found.append(Evidence("context", pattern, line, line, "just before the error"))
             count += 1
         else:

@@ -272,3 +272,14 @@ def test_big_logs_match_in_several_threads_at_once(index: SignatureIndex) -> Non
     with ThreadPoolExecutor(max_workers=4) as pool:
         results = [r for batch in pool.map(lambda _: run(), range(4)) for r in batch]
     assert results == [expected] * 12
+
+
+def test_first_span_is_the_first_of_all_spans(index: SignatureIndex) -> None:
+    """Evidence uses ``first_span``; it must agree with the full RE2 walk, non-ASCII included."""
+    text = (
+        "前缀 " + TWO_DEVICES + ", cuda:0 and cuda:1!\n再一次 " + TWO_DEVICES + ", cuda:2 and cpu!"
+    )
+    for sid in range(len(index.signatures)):
+        spans = index.spans(sid, text)
+        assert index.first_span(sid, text) == (spans[0] if spans else None)
+    assert any(index.spans(sid, text) for sid in range(len(index.signatures)))
