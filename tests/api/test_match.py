@@ -232,3 +232,10 @@ def test_the_cache_answers_identical_logs_with_one_stored_event(
     assert other["match_event_id"] not in ids
     assert 'errkb_match_cache_total{result="cached"} 4.0' in metrics
     assert 'errkb_match_cache_total{result="computed"} 2.0' in metrics
+
+
+@pytest.mark.parametrize("body", [b"", b" \n\t\r\n  ", gzip.compress(b"\n\n")])
+def test_an_empty_or_blank_log_is_422(client: TestClient, body: bytes) -> None:
+    response = client.post("/api/v1/match", content=body, headers={"Accept": "application/json"})
+    assert response.status_code == 422
+    assert response.json()["error"]["message"] == "the log is empty"
