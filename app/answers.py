@@ -23,6 +23,8 @@ from app.matching.result import Match, MatchResult
 STEP_CHARS = 300
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _NUMBERED = re.compile(r"^\s*\d+[.)]\s+")
+_CJK = re.compile("[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
+_EMPHASIS = re.compile(r"\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])")
 _LABELS = {
     "en": {
         "confidence": "confidence",
@@ -64,19 +66,39 @@ def _blocks(markdown: str) -> list[str]:
     for line in markdown.splitlines():
         if line.strip().startswith(("```", "~~~")):
             fenced = not fenced
-            blocks.append(" ".join(current))
+            blocks.append(_joined(current))
             current = []
             continue
         if fenced:
             continue
         starts_item = bool(_NUMBERED.match(line)) and bool(current)
         if not line.strip() or starts_item:
-            blocks.append(" ".join(current))
+            blocks.append(_joined(current))
             current = []
         if line.strip():
             current.append(line.strip())
-    blocks.append(" ".join(current))
+    blocks.append(_joined(current))
     return [block for block in blocks if block]
+
+
+def _joined(lines: list[str]) -> str:
+    """Wrapped lines as one: a space between words, none where Chinese text wraps."""
+    text = ""
+    for line in lines:
+        if text and not (_CJK.match(text[-1]) or _CJK.match(line[0])):
+            text += " "
+        text += line
+    return text
+
+
+def plain(markdown: str) -> str:
+    """One line of Markdown as a terminal shows it: no emphasis marks, no code ticks.
+
+    ``**1. See who holds the port** (on rank 0)`` reads as ``See who holds the
+    port (on rank 0)`` in a job log; the step's own number goes too.
+    """
+    text = _EMPHASIS.sub("", markdown).replace("`", "")
+    return _NUMBERED.sub("", text)
 
 
 def first_fix_step(markdown: str, limit: int = STEP_CHARS) -> str:
@@ -129,7 +151,7 @@ def text_answer(result: MatchResult, live: LiveKb, *, lang: str, base_url: str) 
     lines[0] += f" — {words['confidence']} {words[top.confidence]} ({top.score:.2f})"
     if loaded is not None:
         lines.append(f"{words['cause']}: {' '.join(loaded.article.summary.get(lang).split())}")
-        lines.append(f"{words['fix']}: {first_fix_step(loaded.article.fix.get(lang))}")
+        lines.append(f"{words['fix']}: {plain(first_fix_step(loaded.article.fix.get(lang)))}")
     lines.append(f"{words['see']}: {url}")
     others = [f"{m.article_id} ({m.score:.2f})" for m in result.matches[1:3]]
     if others:
