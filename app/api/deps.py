@@ -6,17 +6,10 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from app.http.deps import get_services, rate_limit
 from app.http.errors import HttpError
-from app.http.ratelimit import client_ip
 from app.runner import MatchRunner
 from app.services import Services
-
-
-def get_services(request: Request) -> Services:
-    """The ``Services`` that ``create_app`` attached to this app."""
-    services: Services = request.app.state.services
-    return services
-
 
 ServicesDep = Annotated[Services, Depends(get_services)]
 
@@ -36,20 +29,6 @@ def base_url(request: Request, services: ServicesDep) -> str:
 
 
 BaseUrlDep = Annotated[str, Depends(base_url)]
-
-
-def rate_limit(request: Request, services: ServicesDep) -> None:
-    """Anonymous writes: a token bucket per client IP; 429 with Retry-After (target D4)."""
-    peer = request.client.host if request.client else None
-    key = client_ip(peer, request.headers.get("x-forwarded-for"), services.trusted_proxies)
-    retry_after = services.rate_limiter.take(key)
-    if retry_after is not None:
-        services.metrics.rejected.labels("rate_limited").inc()
-        raise HttpError(
-            429,
-            "too many requests from this address; slow down",
-            headers={"Retry-After": str(retry_after)},
-        )
 
 
 RateLimited = Depends(rate_limit)
