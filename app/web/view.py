@@ -85,7 +85,8 @@ def _spans(result: MatchResult, index: int) -> list[Span]:
     event = result.events[index]
     error_start = event.error_line_start or event.line_end
     error_end = max(event.error_line_end, error_start)
-    ranges: list[Span] = [(event.line_start, min(event.line_start + EVENT_HEAD, error_end))]
+    head = (event.line_start - RADIUS, min(event.line_start + EVENT_HEAD, error_end))
+    ranges: list[Span] = [head]
     ranges.append((max(event.line_start, error_start - EVENT_TAIL), error_end + RADIUS))
     for match in result.matches:
         if match.event_index == index:
