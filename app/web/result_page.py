@@ -53,6 +53,7 @@ def result_context(request: Request, view: Mapping[str, Any], link: str | None) 
     events = list(view.get("events", []))
     for index, event in enumerate(events):
         event["label"] = event_label(event)
+        event["short"] = event_label(event, 100)
         event["index"] = index
     windows = view.get("windows", {})
     matches = [_article(live, m, lang) for m in view.get("matches", [])]
@@ -65,6 +66,7 @@ def result_context(request: Request, view: Mapping[str, Any], link: str | None) 
         "thanks": False,
         "best": matches[0] if matches else None,
         "best_rows": [],
+        "shown_lines": set(),
         "best_event": None,
         "unknown_events": [],
         "draft": article_draft(events[0]) if events else "",
@@ -74,6 +76,7 @@ def result_context(request: Request, view: Mapping[str, Any], link: str | None) 
         index = best["event_index"]
         context["best_event"] = events[index] if index < len(events) else None
         context["best_rows"] = log_rows(windows.get(str(index), []), best)
+        context["shown_lines"] = {row.number for row in context["best_rows"]}
     else:
         context["unknown_events"] = [
             {**event, "rows": log_rows(windows.get(str(i), []), _error_lines(event))}

@@ -106,7 +106,7 @@ def test_multi_rank_log_shows_the_per_rank_breakdown(client: TestClient) -> None
     assert "Per rank" in html
     for rank in (0, 1, 2):
         assert f'<th scope="row">rank {rank}</th>' in html
-    assert "Ranks 0, 1" in html
+    assert "Ranks: 0, 1" in html
 
 
 def test_the_page_shows_lines_around_the_evidence_not_the_whole_log(client: TestClient) -> None:

@@ -75,6 +75,7 @@ def test_markdown_is_rendered_safely() -> None:
 
 def test_both_languages_have_every_string() -> None:
     assert set(MESSAGES["en"]) == set(MESSAGES["zh"])
+    assert not set(MESSAGES["en"]) & set(dir(dict)), "t.copy would be dict.copy in Jinja"
     assert all(value.strip() for table in MESSAGES.values() for value in table.values())
 
 
