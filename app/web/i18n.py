@@ -104,8 +104,8 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "unmatched_lead": (
             "Errors that no article matched, most frequent first: the knowledge base's to-do list."
         ),
-        "seen": "seen",
-        "times": "times",
+        "seen_once": "seen once",
+        "seen_n": "seen {n} times",
         "last_seen": "last seen",
         "no_unmatched": "Nothing here: every error seen so far matched an article.",
         "copy_label": "Copy",
@@ -204,8 +204,8 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "layer": "故障所在层",
         "unmatched_title": "未知错误",
         "unmatched_lead": "没有文章匹配到的错误，按出现次数排序：知识库的待办列表。",
-        "seen": "出现",
-        "times": "次",
+        "seen_once": "出现 1 次",
+        "seen_n": "出现 {n} 次",
         "last_seen": "最近一次",
         "no_unmatched": "这里是空的：目前见到的错误都匹配到了文章。",
         "copy_label": "复制",

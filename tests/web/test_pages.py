@@ -161,7 +161,7 @@ def test_unknown_log_gets_an_honest_page_and_joins_the_unmatched_list(
     listing = db_client.get("/unmatched")
     assert listing.status_code == 200
     assert "ValueError" in listing.text
-    assert "seen 2 times" in listing.text
+    assert "seen 2 times" in listing.text  # pluralised: "seen once" for one
     assert "flux capacitor" in listing.text
 
 
