@@ -7,7 +7,10 @@ plumbing comes from ``app.http``, matching from ``app.runner``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter
+from starlette.responses import Response
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
@@ -16,6 +19,7 @@ from app.web.pages import STATIC
 from app.web.results import feedback_form, match_form, permalink
 
 SMALL_FORM = 16 * 1024
+STATIC_CACHE = "public, max-age=3600"
 
 
 def build_router(max_body_bytes: int) -> APIRouter:
@@ -36,6 +40,18 @@ def build_router(max_body_bytes: int) -> APIRouter:
     return router
 
 
+class CachedStatic(StaticFiles):
+    """Static files with a Cache-Control of their own (the middleware would say no-store).
+
+    The pages ask for ``app.css?v=N``: a change of the files bumps ``N``.
+    """
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["cache-control"] = STATIC_CACHE
+        return response
+
+
 def static_mount() -> Mount:
     """``/static``: the stylesheet, the script, the icon."""
-    return Mount("/static", app=StaticFiles(directory=STATIC), name="static")
+    return Mount("/static", app=CachedStatic(directory=STATIC), name="static")

@@ -10,10 +10,12 @@ import gzip
 import re
 from datetime import UTC, datetime
 from pathlib import Path
+from unittest import mock
 
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
+from app.errors import StoreError
 from app.store import queries
 from app.store.engine import make_engine
 from tests.api.conftest import TRACEBACK, UNKNOWN, app_client
@@ -66,6 +68,8 @@ def test_static_files_are_served(client: TestClient) -> None:
     assert css.status_code == script.status_code == 200
     assert css.headers["content-type"].startswith("text/css")
     assert "javascript" in script.headers["content-type"]
+    assert css.headers["cache-control"] == "public, max-age=3600"
+    assert client.get("/").headers["cache-control"] == "no-store"
 
 
 def test_language_order_is_query_then_cookie_then_header_then_default(
@@ -208,3 +212,13 @@ def test_browse_and_search_in_both_languages(client: TestClient) -> None:
     assert "No article matches" in client.get("/articles", params={"q": "没有这个"}).text
     assert "Sample failure" in client.get("/articles", params={"library": "torch"}).text
     assert "No article matches" in client.get("/articles", params={"tag": "nope"}).text
+
+
+def test_when_the_view_cannot_be_stored_the_answer_is_shown_anyway(client: TestClient) -> None:
+    """Issue 4's rule on the page: a database failure costs the permalink, not the fix."""
+    with mock.patch("app.web.results.attach_view", side_effect=StoreError("down")):
+        answer = paste(client, TRACEBACK)
+    assert answer.status_code == 200
+    assert "Sample failure" in answer.text
+    assert "could not be saved" in answer.text
+    assert 'action="/r/' not in answer.text  # no feedback form without a stored event

@@ -153,3 +153,24 @@ def test_a_cross_origin_paste_is_refused(client: TestClient) -> None:
         "/match", data={"text": TRACEBACK}, headers={"Origin": "https://evil.example"}
     )
     assert answer.status_code == 403
+
+
+def test_this_one_was_right_names_the_article(db_client: TestClient, db_url: str) -> None:
+    link, page = paste_and_open(db_client, TRACEBACK)
+    answer = db_client.post(
+        link + "/feedback",
+        data={"csrf": csrf_of(page), "verdict": "wrong", "right_article_id": "sample-error"},
+        follow_redirects=False,
+    )
+    assert answer.status_code == 303
+    unknown = db_client.post(
+        link + "/feedback",
+        data={"csrf": csrf_of(page), "verdict": "wrong", "right_article_id": "no-such"},
+        follow_redirects=False,
+    )
+    assert unknown.status_code == 303  # stored as a plain "wrong", the unknown id dropped
+    engine = make_engine(db_url)
+    with Session(engine) as session:
+        rows = [(f.verdict, f.right_article_id) for f in session.exec(select(Feedback))]
+    engine.dispose()
+    assert rows == [("wrong", "sample-error"), ("wrong", None)]
