@@ -25,11 +25,12 @@ from app.store.engine import reader
 from app.store.queries import latest_verifications, list_unmatched
 from app.store.stats import article_stats
 from app.store.tables import UnmatchedCluster, VerificationRun
-from app.web.pages import message_page, page_lang, render
+from app.web.pages import message_page, render
 
 log = logging.getLogger(__name__)
 UNMATCHED_PAGE = 100
-ENV_KEYS = ("python", "torch", "cuda", "gpu", "gpus", "platform")
+ENV_KEYS = ("python", "torch", "cuda", "gpu_model", "gpu_count", "cuda_driver", "platform")
+"""What the verifier records (app/verify/probe.py, environment.py), in the order shown."""
 
 
 def _articles(request: Request) -> list[Article]:
@@ -85,7 +86,9 @@ def _run(run: VerificationRun) -> dict[str, Any]:
     shown = [(key, str(environment[key])) for key in ENV_KEYS if environment.get(key)]
     packages = environment.get("packages")
     if isinstance(packages, dict):
-        shown += [(str(k), str(v)) for k, v in sorted(packages.items())][:6]
+        named = {key for key, _ in shown}
+        extra = [(str(k), str(v)) for k, v in sorted(packages.items()) if v and k not in named]
+        shown += extra[:6]
     return {
         "environment": shown,
         "outcome": run.outcome,
@@ -117,5 +120,4 @@ def _clusters(engine: Engine) -> list[UnmatchedCluster] | None:
 async def unmatched_page(request: Request) -> Response:
     """``GET /unmatched``: the clusters of unknown errors, most frequent first."""
     clusters = await run_in_threadpool(_clusters, get_services(request).engine)
-    page_lang(request)
     return render(request, "unmatched.html", {"clusters": clusters or [], "down": clusters is None})

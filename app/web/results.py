@@ -13,6 +13,7 @@ from __future__ import annotations
 import hmac
 import logging
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -56,8 +57,13 @@ async def _form_input(request: Request, services: Services, grow: Any) -> tuple[
         await form.close()
 
 
-def _paste_again(request: Request, status: int, message: str) -> Response:
-    return render(request, "paste.html", {"error": message, "examples": []}, status=status)
+def _paste_again(
+    request: Request, status: int, message: str, headers: Mapping[str, str] | None = None
+) -> Response:
+    """The paste page again, with what went wrong (413, 415, 429, 503, an empty paste)."""
+    response = render(request, "paste.html", {"error": message, "examples": []}, status=status)
+    response.headers.update(headers or {})
+    return response
 
 
 async def match_form(request: Request) -> Response:
@@ -80,9 +86,9 @@ async def match_form(request: Request) -> Response:
                 build_view, answer.result, data, lang=lang, kb_revision=answer.live.revision
             )
     except HttpError as exc:
-        return _paste_again(request, exc.status, exc.message)
+        return _paste_again(request, exc.status, exc.message, exc.headers)
     except Busy as exc:
-        return _paste_again(request, 503, str(exc))
+        return _paste_again(request, 503, str(exc), {"Retry-After": str(exc.retry_after)})
     return await _store_and_redirect(request, services, answer, view)
 
 

@@ -45,7 +45,7 @@ def ensure_chromium() -> Path:
         pytest.skip("browser tests need Chromium: run `apt-get install -y chromium` as root")
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     for command in (["apt-get", "update"], ["apt-get", "install", "-y", "chromium"]):
-        done = subprocess.run(command, env=env, capture_output=True, timeout=900, check=False)
+        done = subprocess.run(command, env=env, capture_output=True, timeout=600, check=False)
         if done.returncode != 0:
             pytest.fail(f"{' '.join(command)} failed:\n{done.stderr.decode()[-2000:]}")
     return CHROMIUM

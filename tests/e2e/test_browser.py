@@ -20,7 +20,8 @@ from playwright.sync_api import BrowserContext, Page
 from tests.e2e.browser import Watch, browser_context, ensure_chromium, screenshot, watch_page
 from tests.e2e.conftest import Server, start, stop
 
-pytestmark = pytest.mark.slow
+# The first test may install Chromium with apt (a minute or two) inside its fixture.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 Browser = tuple[BrowserContext, Watch]
 REPO = Path(__file__).resolve().parents[2]
 LOGS = REPO / "tests" / "data" / "logs"

@@ -192,7 +192,12 @@ def test_article_page_in_both_languages_with_stats_and_verification(
             article_id="sample-error",
             content_hash="h",
             outcome="verified",
-            environment={"python": "3.11.7", "torch": "2.13.0"},
+            environment={
+                "python": "3.11.7",
+                "torch": "2.13.0",
+                "gpu_count": 0,
+                "packages": {"torch": "2.13.0", "transformers": "5.2.0"},
+            },
             started_at=datetime(2026, 11, 20, 10, 0, tzinfo=UTC),
             duration_s=3.0,
         )
@@ -201,6 +206,8 @@ def test_article_page_in_both_languages_with_stats_and_verification(
     assert 'class="outcome outcome-verified"' in matrix
     assert "2026-11-20 10:00" in matrix
     assert "2.13.0" in matrix
+    assert "transformers</span> 5.2.0" in matrix
+    assert matrix.count("2.13.0") == 1  # torch once, not again among the packages
     assert db_client.get("/articles/no-such-article").status_code == 404
     assert db_client.get("/articles/..%2Fetc").status_code == 404
 
@@ -222,3 +229,14 @@ def test_when_the_view_cannot_be_stored_the_answer_is_shown_anyway(client: TestC
     assert "Sample failure" in answer.text
     assert "could not be saved" in answer.text
     assert 'action="/r/' not in answer.text  # no feedback form without a stored event
+
+
+def test_a_rate_limited_paste_gets_the_form_back_with_retry_after(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    with app_client(sqlite_url, tmp_path, rate_limit_per_minute=1, rate_limit_burst=1) as client:
+        assert paste(client, TRACEBACK).status_code == 303
+        refused = paste(client, TRACEBACK)
+    assert refused.status_code == 429
+    assert int(refused.headers["retry-after"]) >= 1
+    assert 'action="/match"' in refused.text
