@@ -147,6 +147,10 @@ def test_browse_and_search_in_chinese(site: Server, browser: Browser) -> None:
     page.select_option("select[name=library]", "deepspeed")
     with page.expect_navigation():
         page.click("form.search button")
+    assert "library=deepspeed" in page.url
+    titles = page.locator(".article-item .item-title").all_inner_texts()
+    assert titles
+    assert all("DeepSpeed" in title for title in titles), titles
     screenshot(page, "search-zh")
 
 
