@@ -88,7 +88,12 @@ def test_paste_a_multi_rank_log_and_see_the_article_with_its_evidence(
     for rank in range(4):
         assert f"rank {rank}" in ranks
     assert "root cause" in ranks
-    assert page.locator(".prose pre button.copy").count() >= 1  # the progressive script ran
+    copy = page.locator(".prose pre button.copy").first  # the progressive script ran
+    browser[0].grant_permissions(["clipboard-read", "clipboard-write"])
+    copy.click()
+    page.wait_for_function("document.querySelector('.prose pre .copy').textContent === 'Copied'")
+    first_code = page.locator(".prose pre code").first.inner_text()
+    assert page.evaluate("navigator.clipboard.readText()") == first_code
     assert "NCCL" in page.inner_text(".others")
     screenshot(page, "result")
 

@@ -6,8 +6,21 @@
   var copyLabel = body.getAttribute("data-copy") || "Copy";
   var copiedLabel = body.getAttribute("data-copied") || "Copied";
 
+  // navigator.clipboard exists only on HTTPS and localhost; plain-HTTP intranet
+  // deployments fall back to selecting the text and the older copy command.
+  function copyText(node) {
+    if (navigator.clipboard) { return navigator.clipboard.writeText(node.innerText); }
+    var range = document.createRange();
+    range.selectNodeContents(node);
+    var selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    var done = document.execCommand && document.execCommand("copy");
+    selection.removeAllRanges();
+    return done ? Promise.resolve() : Promise.reject(new Error("copy refused"));
+  }
+
   function addCopyButtons() {
-    if (!navigator.clipboard) { return; }
     document.querySelectorAll(".prose pre, pre.draft").forEach(function (pre) {
       var button = document.createElement("button");
       button.type = "button";
@@ -15,10 +28,10 @@
       button.textContent = copyLabel;
       button.addEventListener("click", function () {
         var code = pre.querySelector("code") || pre;
-        navigator.clipboard.writeText(code.innerText).then(function () {
+        copyText(code).then(function () {
           button.textContent = copiedLabel;
           setTimeout(function () { button.textContent = copyLabel; }, 1500);
-        });
+        }, function () { /* nothing copied: the text stays selectable by hand */ });
       });
       pre.classList.add("has-copy");
       pre.appendChild(button);
