@@ -117,6 +117,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "language": "Language",
         "line": "line",
         "matched": "Matched",
+        "paste_another": "Match another log",
     },
     "zh": {
         "tagline": "粘贴报错，拿到修复方法。",
@@ -217,6 +218,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "language": "语言",
         "line": "行",
         "matched": "匹配到",
+        "paste_another": "再匹配一份日志",
     },
 }
 

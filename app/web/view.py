@@ -42,7 +42,9 @@ def build_view(result: MatchResult, data: bytes, *, lang: str, kb_revision: str)
     wanted = sorted({n for ranges in spans.values() for a, b in ranges for n in range(a, b + 1)})
     texts = pasted_lines(data, wanted)
     windows = {
-        str(index): [[n, texts[n]] for a, b in ranges for n in range(a, b + 1) if n in texts]
+        str(index): _trimmed(
+            [[n, texts[n]] for a, b in ranges for n in range(a, b + 1) if n in texts]
+        )
         for index, ranges in spans.items()
     }
     return {
@@ -55,6 +57,13 @@ def build_view(result: MatchResult, data: bytes, *, lang: str, kb_revision: str)
         "events": [_event(event) for event in events],
         "windows": windows,
     }
+
+
+def _trimmed(rows: list[list[Any]]) -> list[list[Any]]:
+    """Without the blank lines at the end (a paste's final newline is not worth a row)."""
+    while rows and not str(rows[-1][1]).strip():
+        rows.pop()
+    return rows
 
 
 def _event(event: Event) -> dict[str, Any]:

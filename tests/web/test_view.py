@@ -43,6 +43,7 @@ def test_the_view_keeps_the_evidence_lines_with_their_numbers(sample_kb: LiveKb)
     window = dict(view["windows"]["0"])
     assert window[5] == "SampleError: widget 3 exploded"
     assert window[1] == "step 10 loss 1.2"
+    assert max(window) == 5  # the paste's final newline makes no empty row
 
 
 def test_a_big_log_is_read_through_its_excerpts(sample_kb: LiveKb) -> None:
