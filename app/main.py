@@ -15,6 +15,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
+from app import web
 from app.api.routes import admin, articles, docs, health, learning, match, ops
 from app.http.bodies import BodyLimits
 from app.http.errors import install_error_handlers
@@ -106,6 +107,8 @@ def _routes(app: FastAPI, settings: Settings) -> None:
         app.include_router(docs.router)
     if settings.echo_endpoint:
         app.include_router(ops.echo_router(settings.max_body_bytes))
+    app.include_router(web.build_router(settings.max_body_bytes))
+    app.router.routes.append(web.static_mount())
 
 
 def create_app_from_env() -> FastAPI:

@@ -11,19 +11,18 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from app.http.deps import get_services, rate_limit
 from app.http.errors import HttpError
-from app.http.ratelimit import client_ip
 from app.runner import MatchRunner
 from app.services import Services
 
 
-async def get_services(request: Request) -> Services:
+async def app_services(request: Request) -> Services:
     """The ``Services`` that ``create_app`` attached to this app."""
-    services: Services = request.app.state.services
-    return services
+    return get_services(request)
 
 
-ServicesDep = Annotated[Services, Depends(get_services)]
+ServicesDep = Annotated[Services, Depends(app_services)]
 
 
 async def get_runner(services: ServicesDep) -> MatchRunner:
@@ -43,18 +42,9 @@ async def base_url(request: Request, services: ServicesDep) -> str:
 BaseUrlDep = Annotated[str, Depends(base_url)]
 
 
-async def rate_limit(request: Request, services: ServicesDep) -> None:
+async def rate_limited(request: Request) -> None:
     """Anonymous writes: a token bucket per client IP; 429 with Retry-After (target D4)."""
-    peer = request.client.host if request.client else None
-    key = client_ip(peer, request.headers.get("x-forwarded-for"), services.trusted_proxies)
-    retry_after = services.rate_limiter.take(key)
-    if retry_after is not None:
-        services.metrics.rejected.labels("rate_limited").inc()
-        raise HttpError(
-            429,
-            "too many requests from this address; slow down",
-            headers={"Retry-After": str(retry_after)},
-        )
+    rate_limit(request)
 
 
-RateLimited = Depends(rate_limit)
+RateLimited = Depends(rate_limited)

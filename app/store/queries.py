@@ -162,6 +162,27 @@ def _insert_match_event(
 
 
 @_guarded
+def attach_view(
+    session: Session, *, match_event_id: int, view: dict[str, Any], key: str
+) -> str | None:
+    """Give a match event its web view and permalink key; returns the key it ends up with.
+
+    The first view wins (one UPDATE ... WHERE view_key IS NULL): a cached answer
+    pasted twice keeps one permalink. None when there is no such event.
+    """
+    stmt = (
+        sa.update(MatchEvent)
+        .where(col(MatchEvent.id) == match_event_id, col(MatchEvent.view_key).is_(None))
+        .values(view=view, view_key=key)
+    )
+    session.exec(stmt)
+    stored = session.exec(select(MatchEvent.view_key).where(MatchEvent.id == match_event_id))
+    found = stored.first()
+    _done(session)
+    return found
+
+
+@_guarded
 def record_feedback(
     session: Session,
     *,

@@ -70,6 +70,10 @@ class MatchEvent(StoreModel, table=True):
     duration_ms: float
     kb_revision: str = Field(sa_type=sa.String(64))
     idempotency_key: str | None = Field(default=None, sa_type=sa.String(128), unique=True)
+    # The web result page (issue 5): the redacted answer as the page shows it, and the
+    # random key its permalink carries, so stored answers cannot be enumerated by id.
+    view: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)
+    view_key: str | None = Field(default=None, sa_type=sa.String(32))
 
 
 class Feedback(StoreModel, table=True):

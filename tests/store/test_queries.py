@@ -239,3 +239,17 @@ def test_concurrent_upserts_lose_no_count(engine: Engine) -> None:
     with Session(engine) as session:
         [cluster] = q.list_unmatched(session)
     assert cluster.count == 200
+
+
+def test_the_first_web_view_of_an_event_wins(engine: Engine) -> None:
+    """A cached answer pasted twice keeps one permalink (match_event.view_key)."""
+    with Session(engine) as session:
+        event_id = _event(session)
+        first = q.attach_view(session, match_event_id=event_id, view={"n": 1}, key="key-one-1")
+        second = q.attach_view(session, match_event_id=event_id, view={"n": 2}, key="key-two-2")
+        missing = q.attach_view(session, match_event_id=event_id + 99, view={}, key="key-none")
+    assert (first, second, missing) == ("key-one-1", "key-one-1", None)
+    with Session(reader(engine)) as session:
+        row = session.get(MatchEvent, event_id)
+        assert row is not None
+        assert row.view == {"n": 1}

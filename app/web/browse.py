@@ -1,0 +1,123 @@
+"""The paste page, the article list and pages, and the unmatched list.
+
+Articles come from the KB in memory; the database adds statistics and the
+verification matrix, and a database outage costs those (the page says so),
+never the article.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from typing import Any
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+
+from app.articles.model import Article, is_valid_article_id
+from app.articles.search import MAX_QUERY, search_articles
+from app.errors import StoreError
+from app.http.deps import get_services
+from app.store.engine import reader
+from app.store.queries import latest_verifications, list_unmatched
+from app.store.stats import article_stats
+from app.store.tables import UnmatchedCluster, VerificationRun
+from app.web.pages import message_page, render
+
+log = logging.getLogger(__name__)
+UNMATCHED_PAGE = 100
+ENV_KEYS = ("python", "torch", "cuda", "gpu_model", "gpu_count", "cuda_driver", "platform")
+"""What the verifier records (app/verify/probe.py, environment.py), in the order shown."""
+
+
+def _articles(request: Request) -> list[Article]:
+    kb = get_services(request).kb.current.kb
+    return [loaded.article for loaded in kb.articles.values()]
+
+
+async def paste_page(request: Request) -> Response:
+    """``GET /``: the text area, the file field, the language switch, the privacy note."""
+    examples = sorted(_articles(request), key=lambda a: a.id)[:8]
+    return render(request, "paste.html", {"error": "", "examples": examples})
+
+
+def _facets(articles: list[Article]) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+    libraries = Counter(lib for a in articles for lib in a.libraries)
+    tags = Counter(tag for a in articles for tag in a.tags)
+    return sorted(libraries.items()), sorted(tags.items())
+
+
+async def article_list(request: Request) -> Response:
+    """``GET /articles``: filter by library and tag; ``q`` in either language."""
+    params = request.query_params
+    library = (params.get("library") or "")[:64] or None
+    tag = (params.get("tag") or "")[:64] or None
+    query = (params.get("q") or "")[:MAX_QUERY]
+    everything = _articles(request)
+    found = search_articles(everything, library=library, tag=tag, query=query or None)
+    libraries, tags = _facets(everything)
+    context = {
+        "articles": found,
+        "libraries": libraries,
+        "tags": tags,
+        "library": library or "",
+        "tag": tag or "",
+        "q": query,
+    }
+    return render(request, "articles.html", context)
+
+
+def _learned(engine: Engine, article_id: str) -> dict[str, Any]:
+    try:
+        with Session(reader(engine)) as session:
+            runs = latest_verifications(session, article_id=article_id, limit=50)
+            stats = article_stats(session, article_id=article_id)
+    except StoreError as exc:
+        log.warning("article statistics unavailable: %s", type(exc.__cause__ or exc).__name__)
+        return {"stats": None, "runs": []}
+    return {"stats": stats, "runs": [_run(run) for run in runs]}
+
+
+def _run(run: VerificationRun) -> dict[str, Any]:
+    environment = run.environment or {}
+    shown = [(key, str(environment[key])) for key in ENV_KEYS if environment.get(key)]
+    packages = environment.get("packages")
+    if isinstance(packages, dict):
+        named = {key for key, _ in shown}
+        extra = [(str(k), str(v)) for k, v in sorted(packages.items()) if v and k not in named]
+        shown += extra[:6]
+    return {
+        "environment": shown,
+        "outcome": run.outcome,
+        "date": run.started_at.strftime("%Y-%m-%d %H:%M"),
+        "duration_s": run.duration_s,
+    }
+
+
+async def article_page(request: Request) -> Response:
+    """``GET /articles/<id>``: one language at a time with a switch; stats and verification."""
+    article_id = request.path_params["article_id"]
+    kb = get_services(request).kb.current.kb
+    loaded = kb.articles.get(article_id) if is_valid_article_id(article_id) else None
+    if loaded is None:
+        return message_page(request, 404, "not_found", lead_key="not_found_lead")
+    learned = await run_in_threadpool(_learned, get_services(request).engine, article_id)
+    return render(request, "article.html", {"a": loaded.article, **learned})
+
+
+def _clusters(engine: Engine) -> list[UnmatchedCluster] | None:
+    try:
+        with Session(reader(engine)) as session:
+            return list_unmatched(session, limit=UNMATCHED_PAGE)
+    except StoreError as exc:
+        log.warning("unmatched list unavailable: %s", type(exc.__cause__ or exc).__name__)
+        return None
+
+
+async def unmatched_page(request: Request) -> Response:
+    """``GET /unmatched``: the clusters of unknown errors, most frequent first."""
+    clusters = await run_in_threadpool(_clusters, get_services(request).engine)
+    return render(request, "unmatched.html", {"clusters": clusters or [], "down": clusters is None})

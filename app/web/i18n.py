@@ -1,0 +1,237 @@
+"""The pages' words in English and Chinese, and which language a request gets.
+
+A small table instead of gettext: two languages, a few dozen strings, and a
+test that checks both columns have the same keys. The language is chosen in
+the order the issue fixes: ``?lang=``, then the ``lang`` cookie (set when a
+reader picks a language), then Accept-Language, then ``ERRKB_DEFAULT_LANG``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from app.http.clients import LANGS, negotiate_lang
+
+LANG_COOKIE = "errkb_lang"
+LANG_NAMES = {"en": "English", "zh": "中文"}
+
+MESSAGES: Mapping[str, Mapping[str, str]] = {
+    "en": {
+        "tagline": "Paste the traceback. Get the fix.",
+        "nav_paste": "Match a log",
+        "nav_articles": "Articles",
+        "nav_unmatched": "Unknown errors",
+        "paste_title": "What killed your run?",
+        "paste_lead": (
+            "Paste a traceback or a whole job log (all ranks welcome), or drop the log file. "
+            "errkb finds the root cause and the article that fixes it."
+        ),
+        "paste_placeholder": "Traceback (most recent call last):\n  ...",
+        "paste_text_label": "Traceback or log",
+        "paste_file_label": "…or upload a log file (.log, .txt, .gz)",
+        "paste_drop": "Drop a log file here",
+        "paste_submit": "Find the fix",
+        "paste_privacy": (
+            "Secrets (tokens, keys, passwords, webhook URLs) are redacted before anything "
+            "is stored or shown; only a short redacted excerpt is kept."
+        ),
+        "paste_examples": "Knows about",
+        "result_title": "Result",
+        "result_best": "Best match",
+        "confidence": "confidence",
+        "high": "high",
+        "medium": "medium",
+        "low": "low",
+        "cause": "Cause",
+        "cause_hint": "why this happens",
+        "fix": "Fix",
+        "evidence": "Your log",
+        "evidence_lead": "The lines that matched, with their line numbers in what you sent.",
+        "lines_of": "lines",
+        "redactions": "secrets redacted",
+        "ranks": "Ranks",
+        "rank": "rank",
+        "rank_breakdown": "Per rank",
+        "root_cause": "root cause",
+        "consequence": "consequence",
+        "other_candidates": "Other candidates",
+        "read_article": "Read the article",
+        "feedback_q": "Did this fix it?",
+        "fixed_it": "Yes, fixed it",
+        "wrong_article": "Wrong article",
+        "this_one": "This one was right",
+        "thanks": "Thank you: your feedback counts in the article's statistics.",
+        "permalink": "Permalink (shows only redacted text)",
+        "not_saved": "This answer could not be saved, so it has no permalink.",
+        "unknown_title": "No known article matches this log",
+        "unknown_lead": (
+            "errkb found these error events but no article recognises them. The error is now "
+            "counted on the KB's to-do list. If you know the fix, please write the article."
+        ),
+        "no_events": "No error event was found in this log.",
+        "write_article": "Start an article",
+        "write_lead": "Save as kb/articles/<id>.yaml, fill in the cause and fix, run errkb lint.",
+        "events": "Error events",
+        "articles_title": "Articles",
+        "search": "Search",
+        "search_placeholder": "Search in English or 中文",
+        "library": "Library",
+        "tag": "Tag",
+        "all": "All",
+        "found": "articles",
+        "no_articles": "No article matches this search.",
+        "summary": "Summary",
+        "signatures": "Signatures",
+        "sig_error": "Error line must match",
+        "sig_context": "Context that raises the score",
+        "sig_exclude": "Vetoed by",
+        "sig_traceback": "Traceback signature",
+        "affects": "Affects",
+        "references": "References",
+        "stats": "Statistics",
+        "hits": "top answer",
+        "fixed": "fixed it",
+        "wrong": "wrong article",
+        "named_right": "named as the right one",
+        "stats_unavailable": "Statistics are unavailable right now.",
+        "verification": "Verification",
+        "not_verified": "The verifier has not recorded a run of this article yet.",
+        "environment": "Environment",
+        "outcome": "Outcome",
+        "date": "Date",
+        "layer": "Fault lives in",
+        "unmatched_title": "Unknown errors",
+        "unmatched_lead": (
+            "Errors that no article matched, most frequent first: the knowledge base's to-do list."
+        ),
+        "seen_once": "seen once",
+        "seen_n": "seen {n} times",
+        "last_seen": "last seen",
+        "no_unmatched": "Nothing here: every error seen so far matched an article.",
+        "copy_label": "Copy",
+        "copied": "Copied",
+        "not_found": "Not found",
+        "not_found_lead": "There is nothing at this address.",
+        "error_title": "This request could not be handled",
+        "back": "Back to the paste page",
+        "language": "Language",
+        "line": "line",
+        "matched": "Matched",
+        "paste_another": "Match another log",
+    },
+    "zh": {
+        "tagline": "粘贴报错，拿到修复方法。",
+        "nav_paste": "匹配日志",
+        "nav_articles": "文章",
+        "nav_unmatched": "未知错误",
+        "paste_title": "训练为什么挂了？",
+        "paste_lead": (
+            "粘贴报错堆栈或整份任务日志（多 rank 也可以），或者拖入日志文件。"
+            "errkb 会找出根因以及能修复它的文章。"
+        ),
+        "paste_placeholder": "Traceback (most recent call last):\n  ...",
+        "paste_text_label": "报错堆栈或日志",
+        "paste_file_label": "……或上传日志文件（.log、.txt、.gz）",
+        "paste_drop": "把日志文件拖到这里",
+        "paste_submit": "查找修复方法",
+        "paste_privacy": (
+            "令牌、密钥、密码、Webhook 地址等敏感信息在保存或展示之前都会被脱敏；"
+            "只保留一小段脱敏后的摘录。"
+        ),
+        "paste_examples": "已收录",
+        "result_title": "匹配结果",
+        "result_best": "最佳匹配",
+        "confidence": "置信度",
+        "high": "高",
+        "medium": "中",
+        "low": "低",
+        "cause": "原因",
+        "cause_hint": "为什么会出现",
+        "fix": "修复",
+        "evidence": "你的日志",
+        "evidence_lead": "匹配到的行，行号对应你提交的内容。",
+        "lines_of": "行",
+        "redactions": "处敏感信息已脱敏",
+        "ranks": "Rank",
+        "rank": "rank",
+        "rank_breakdown": "各 rank 情况",
+        "root_cause": "根因",
+        "consequence": "连带错误",
+        "other_candidates": "其他候选",
+        "read_article": "阅读文章",
+        "feedback_q": "问题解决了吗？",
+        "fixed_it": "解决了",
+        "wrong_article": "文章不对",
+        "this_one": "应该是这篇",
+        "thanks": "谢谢！你的反馈会计入文章的统计。",
+        "permalink": "永久链接（只显示脱敏后的文本）",
+        "not_saved": "这次结果未能保存，因此没有永久链接。",
+        "unknown_title": "没有已知文章能匹配这份日志",
+        "unknown_lead": (
+            "errkb 找到了下面这些错误事件，但没有文章能识别它们。该错误已记入知识库的待办列表。"
+            "如果你知道修复方法，欢迎撰写文章。"
+        ),
+        "no_events": "这份日志里没有找到错误事件。",
+        "write_article": "开始写一篇文章",
+        "write_lead": "保存为 kb/articles/<id>.yaml，填写原因和修复方法，然后运行 errkb lint。",
+        "events": "错误事件",
+        "articles_title": "文章",
+        "search": "搜索",
+        "search_placeholder": "用中文或 English 搜索",
+        "library": "库",
+        "tag": "标签",
+        "all": "全部",
+        "found": "篇文章",
+        "no_articles": "没有符合条件的文章。",
+        "summary": "摘要",
+        "signatures": "特征签名",
+        "sig_error": "错误行必须匹配",
+        "sig_context": "提高分数的上下文",
+        "sig_exclude": "排除条件",
+        "sig_traceback": "堆栈签名",
+        "affects": "受影响版本",
+        "references": "参考资料",
+        "stats": "统计",
+        "hits": "次作为首选答案",
+        "fixed": "次解决了问题",
+        "wrong": "次文章不对",
+        "named_right": "次被指为正确文章",
+        "stats_unavailable": "统计数据暂时不可用。",
+        "verification": "验证",
+        "not_verified": "验证器还没有记录这篇文章的运行结果。",
+        "environment": "环境",
+        "outcome": "结果",
+        "date": "日期",
+        "layer": "故障所在层",
+        "unmatched_title": "未知错误",
+        "unmatched_lead": "没有文章匹配到的错误，按出现次数排序：知识库的待办列表。",
+        "seen_once": "出现 1 次",
+        "seen_n": "出现 {n} 次",
+        "last_seen": "最近一次",
+        "no_unmatched": "这里是空的：目前见到的错误都匹配到了文章。",
+        "copy_label": "复制",
+        "copied": "已复制",
+        "not_found": "未找到",
+        "not_found_lead": "这个地址没有内容。",
+        "error_title": "无法处理这个请求",
+        "back": "返回粘贴页面",
+        "language": "语言",
+        "line": "行",
+        "matched": "匹配到",
+        "paste_another": "再匹配一份日志",
+    },
+}
+
+
+def words(lang: str) -> Mapping[str, str]:
+    """The strings of ``lang`` (English for anything else)."""
+    return MESSAGES.get(lang, MESSAGES["en"])
+
+
+def choose_lang(
+    query: str | None, cookie: str | None, accept_language: str | None, default: str
+) -> str:
+    """``?lang=``, then the cookie, then Accept-Language, then ``default``."""
+    if query in LANGS:
+        return query
+    return negotiate_lang(cookie, accept_language, default)

@@ -1,0 +1,98 @@
+"""Rendering a page: the Jinja environment, the language, the cookies every page sets.
+
+One ``Environment`` per app with ``autoescape=True`` for every template, not
+only ``.html`` ones (target C11), and ``StrictUndefined`` so a misspelt name
+fails a test instead of printing nothing. Pages choose their language with
+``i18n.choose_lang``; a ``?lang=`` choice is remembered in a cookie.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import jinja2
+from markupsafe import Markup
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+from app.http.clients import LANGS
+from app.http.deps import get_services
+from app.web.guard import csrf_token, set_csrf_cookie
+from app.web.i18n import LANG_COOKIE, LANG_NAMES, choose_lang, words
+from app.web.markdown import render_markdown
+
+HERE = Path(__file__).parent
+TEMPLATES = HERE / "templates"
+STATIC = HERE / "static"
+YEAR = 365 * 24 * 3600
+
+
+@cache
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["markdown"] = _markdown
+    return env
+
+
+def _markdown(text: str) -> Any:
+    """Sanitised article HTML, marked safe for the template (it passed nh3)."""
+    return Markup(render_markdown(text))  # noqa: S704 (nh3 sanitised it)
+
+
+def page_lang(request: Request) -> str:
+    services = get_services(request)
+    return choose_lang(
+        request.query_params.get("lang"),
+        request.cookies.get(LANG_COOKIE),
+        request.headers.get("accept-language"),
+        services.default_lang,
+    )
+
+
+def lang_link(request: Request, lang: str) -> str:
+    """This page in ``lang``: same path and query, ``lang`` replaced."""
+    params = [(k, v) for k, v in request.query_params.multi_items() if k not in ("lang", "thanks")]
+    return f"{request.url.path}?{urlencode([*params, ('lang', lang)])}"
+
+
+def render(
+    request: Request, name: str, context: dict[str, Any], *, status: int = 200
+) -> HTMLResponse:
+    """The page ``name`` in the request's language, with the language and token cookies."""
+    lang = page_lang(request)
+    token = csrf_token(request)
+    other = next(code for code in LANGS if code != lang)
+    values = {
+        "lang": lang,
+        "t": words(lang),
+        "other_lang": other,
+        "other_lang_name": LANG_NAMES[other],
+        "other_lang_link": lang_link(request, other),
+        "csrf": token,
+        "path": request.url.path,
+        **context,
+    }
+    html = environment().get_template(name).render(values)
+    response = HTMLResponse(html, status_code=status)
+    set_csrf_cookie(request, response, token)
+    if request.query_params.get("lang") in LANGS:
+        response.set_cookie(LANG_COOKIE, lang, max_age=YEAR, samesite="lax", path="/")
+    return response
+
+
+def message_page(
+    request: Request, status: int, title_key: str, message: str = "", *, lead_key: str = ""
+) -> HTMLResponse:
+    """A small page for 403, 404 and refused input, in the reader's language."""
+    lang = page_lang(request)
+    text = message or (words(lang)[lead_key] if lead_key else "")
+    return render(request, "message.html", {"title_key": title_key, "message": text}, status=status)

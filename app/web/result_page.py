@@ -1,0 +1,85 @@
+"""What the result template needs from a stored view and the live KB.
+
+The view holds ids, scores, evidence and redacted log lines; the article's
+words come from the KB being served, in the reader's language, so a
+permalink opened in Chinese reads in Chinese. An article removed since the
+match keeps the title that was stored with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from starlette.requests import Request
+
+from app.http.deps import get_services
+from app.kb import LiveKb
+from app.web.pages import page_lang
+from app.web.present import article_draft, event_label, log_rows, rank_rows
+
+
+def _article(live: LiveKb, match: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    loaded = live.kb.articles.get(match["article_id"])
+    card: dict[str, Any] = {**match, "known": loaded is not None, "percent": _percent(match)}
+    if loaded is not None:
+        article = loaded.article
+        card |= {
+            "title": article.title.get(lang),
+            "summary": article.summary.get(lang),
+            "cause": article.cause.get(lang),
+            "fix": article.fix.get(lang),
+            "layer": article.layer,
+            "libraries": article.libraries,
+        }
+    return card
+
+
+def _percent(match: Mapping[str, Any]) -> int:
+    return round(float(match.get("score", 0.0)) * 100)
+
+
+def _error_lines(event: Mapping[str, Any]) -> dict[str, Any]:
+    """A stand-in match that marks an unknown event's own error line(s)."""
+    start = event.get("error_line_start") or event.get("line_end", 0)
+    end = max(event.get("error_line_end") or start, start)
+    return {"evidence": [{"kind": "error", "signature": "", "line_start": start, "line_end": end}]}
+
+
+def result_context(request: Request, view: Mapping[str, Any], link: str | None) -> dict[str, Any]:
+    """Best article, its evidence rows, the per-rank table, the others; or the unknown page."""
+    lang = page_lang(request)
+    live = get_services(request).kb.current
+    events = list(view.get("events", []))
+    for index, event in enumerate(events):
+        event["label"] = event_label(event)
+        event["short"] = event_label(event, 100)
+        event["index"] = index
+    windows = view.get("windows", {})
+    matches = [_article(live, m, lang) for m in view.get("matches", [])]
+    context: dict[str, Any] = {
+        "view": view,
+        "events": events,
+        "ranks": rank_rows(events),
+        "matches": matches,
+        "link": link,
+        "thanks": False,
+        "best": matches[0] if matches else None,
+        "best_rows": [],
+        "shown_lines": set(),
+        "best_event": None,
+        "unknown_events": [],
+        "draft": article_draft(events[0]) if events else "",
+    }
+    if matches:
+        best = matches[0]
+        index = best["event_index"]
+        context["best_event"] = events[index] if index < len(events) else None
+        context["best_rows"] = log_rows(windows.get(str(index), []), best)
+        context["shown_lines"] = {row.number for row in context["best_rows"]}
+    else:
+        context["unknown_events"] = [
+            {**event, "rows": log_rows(windows.get(str(i), []), _error_lines(event))}
+            for i, event in enumerate(events)
+        ]
+    return context

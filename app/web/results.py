@@ -1,0 +1,179 @@
+"""The paste form's POST, the result permalink and the feedback buttons.
+
+``POST /match`` reads the form (text area or file, gzip expanded, the same
+limits as the API), asks the same ``MatchRunner`` as the API, stores the
+redacted view on the match event and redirects (303) to ``/r/<id>/<key>``;
+the permalink renders only what was stored. When the database cannot take
+the view the answer is rendered at once, without a permalink: the user still
+gets the fix (issue 4: a DB failure must not cost the answer).
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from app.errors import Busy, InputError, StoreError
+from app.http.bodies import read_form, upload_bytes
+from app.http.deps import get_services, rate_limit
+from app.http.errors import HttpError
+from app.runner import Answer, Ask
+from app.services import Services
+from app.store.engine import reader
+from app.store.queries import attach_view, record_feedback
+from app.store.stats import get_match_event
+from app.web.guard import cross_origin, token_matches
+from app.web.pages import message_page, page_lang, render
+from app.web.result_page import result_context
+from app.web.view import build_view
+
+log = logging.getLogger(__name__)
+TOP_K = 5
+VERDICTS = ("fixed", "wrong")
+
+
+async def _form_input(request: Request, services: Services, grow: Any) -> tuple[bytes, str | None]:
+    """The log (file first, then the text area) and the form's language."""
+    form = await read_form(request, services.limits, grow)
+    try:
+        upload, text, lang = form.get("log"), form.get("text"), form.get("lang")
+        data = b""
+        if isinstance(upload, UploadFile) and upload.filename:
+            data = await upload_bytes(upload, services.limits, grow)
+        if not data.strip() and isinstance(text, str):
+            data = text.encode("utf-8", "replace")
+        return data, lang if isinstance(lang, str) else None
+    finally:
+        await form.close()
+
+
+def _paste_again(
+    request: Request, status: int, message: str, headers: Mapping[str, str] | None = None
+) -> Response:
+    """The paste page again, with what went wrong (413, 415, 429, 503, an empty paste)."""
+    response = render(request, "paste.html", {"error": message, "examples": []}, status=status)
+    response.headers.update(headers or {})
+    return response
+
+
+async def match_form(request: Request) -> Response:
+    """``POST /match``: see the module docstring."""
+    services = get_services(request)
+    if cross_origin(request):
+        return message_page(request, 403, "error_title", "cross-origin form posts are refused")
+    if services.runner is None:
+        return _paste_again(request, 503, "matching is not available on this instance")
+    try:
+        rate_limit(request)
+        with services.runner.admission() as admission:
+            data, lang = await _form_input(request, services, admission.grow)
+            if not data.strip():
+                return _paste_again(request, 422, "Paste a log or choose a file.")
+            lang = lang if lang in ("en", "zh") else page_lang(request)
+            ask = Ask(data=data, lang=lang, top_k=TOP_K, client_kind="web")
+            answer = await services.runner.answer(ask, admission)
+            view = await run_in_threadpool(
+                build_view, answer.result, data, lang=lang, kb_revision=answer.live.revision
+            )
+    except HttpError as exc:
+        return _paste_again(request, exc.status, exc.message, exc.headers)
+    except Busy as exc:
+        return _paste_again(request, 503, str(exc), {"Retry-After": str(exc.retry_after)})
+    return await _store_and_redirect(request, services, answer, view)
+
+
+async def _store_and_redirect(
+    request: Request, services: Services, answer: Answer, view: dict[str, Any]
+) -> Response:
+    key = None
+    if answer.match_event_id is not None:
+        try:
+            key = await run_in_threadpool(
+                _attach, services.engine, answer.match_event_id, view, secrets.token_urlsafe(12)
+            )
+        except StoreError as exc:
+            log.warning("result view not stored: %s", type(exc.__cause__ or exc).__name__)
+    if key is None:
+        return render(request, "result.html", result_context(request, view, None))
+    return RedirectResponse(f"/r/{answer.match_event_id}/{key}", status_code=303)
+
+
+def _attach(engine: Engine, event_id: int, view: dict[str, Any], key: str) -> str | None:
+    with Session(engine) as session:
+        return attach_view(session, match_event_id=event_id, view=view, key=key)
+
+
+def _stored_view(engine: Engine, event_id: int, key: str) -> dict[str, Any] | None:
+    with Session(reader(engine)) as session:
+        row = get_match_event(session, match_event_id=event_id)
+    if row is None or row.view is None or row.view_key is None:
+        return None
+    if not hmac.compare_digest(row.view_key.encode(), key.encode()):
+        return None
+    return row.view
+
+
+async def permalink(request: Request) -> Response:
+    """``GET /r/<id>/<key>``: the stored, redacted answer."""
+    found = await _lookup(request)
+    if found is None:
+        return message_page(request, 404, "not_found", lead_key="not_found_lead")
+    event_id, key, view = found
+    link = f"/r/{event_id}/{key}"
+    context = result_context(request, view, link)
+    context["thanks"] = request.query_params.get("thanks") == "1"
+    return render(request, "result.html", context)
+
+
+async def _lookup(request: Request) -> tuple[int, str, dict[str, Any]] | None:
+    raw_id, key = request.path_params["event_id"], request.path_params["key"]
+    if not raw_id.isdigit() or len(raw_id) > 18 or not 8 <= len(key) <= 32:
+        return None
+    services = get_services(request)
+    view = await run_in_threadpool(_stored_view, services.engine, int(raw_id), key)
+    return None if view is None else (int(raw_id), key, view)
+
+
+async def feedback_form(request: Request) -> Response:
+    """``POST /r/<id>/<key>/feedback``: same-origin and token checked, then stored."""
+    if cross_origin(request):
+        return message_page(request, 403, "error_title", "cross-origin form posts are refused")
+    form = await request.form(max_files=0, max_fields=5, max_part_size=4096)
+    verdict, right, token = form.get("verdict"), form.get("right_article_id"), form.get("csrf")
+    if not token_matches(request, token if isinstance(token, str) else None):
+        return message_page(request, 403, "error_title", "the form's token does not match")
+    try:
+        rate_limit(request)
+    except HttpError as exc:
+        return message_page(request, exc.status, "error_title", exc.message)
+    found = await _lookup(request)
+    if found is None:
+        return message_page(request, 404, "not_found", lead_key="not_found_lead")
+    services = get_services(request)
+    right_id = (
+        right if isinstance(right, str) and right in services.kb.current.kb.articles else None
+    )
+    if verdict not in VERDICTS:
+        return message_page(request, 422, "error_title", "verdict must be fixed or wrong")
+    try:
+        await run_in_threadpool(_feedback, services.engine, found[0], str(verdict), right_id)
+    except (InputError, StoreError):
+        return message_page(request, 503, "error_title", "feedback could not be stored")
+    return RedirectResponse(f"/r/{found[0]}/{found[1]}?thanks=1", status_code=303)
+
+
+def _feedback(engine: Engine, event_id: int, verdict: str, right_id: str | None) -> int:
+    with Session(engine) as session:
+        return record_feedback(
+            session, match_event_id=event_id, verdict=verdict, right_article_id=right_id
+        )

@@ -1,0 +1,99 @@
+"""The stored view and what the templates draw from it: windows, marks, ranks (tables)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.kb import LiveKb, prepare_valid_kb
+from app.matching.pipeline import WHOLE_LOG_LIMIT, match_text
+from app.web.present import Segment, log_rows, rank_rows
+from app.web.view import MAX_WINDOW_LINES, _budget, _merge, build_view, pasted_lines
+from tests.api.conftest import TRACEBACK
+from tests.kbfactory import write_kb
+
+
+@pytest.fixture(scope="module")
+def sample_kb(tmp_path_factory: pytest.TempPathFactory) -> LiveKb:
+    return prepare_valid_kb(write_kb(tmp_path_factory.mktemp("kb")), self_tests=False)
+
+
+@pytest.mark.parametrize(
+    ("ranges", "merged"),
+    [
+        ([(5, 7), (8, 9)], [(5, 9)]),  # adjacent ranges join
+        ([(5, 7), (9, 9)], [(5, 7), (9, 9)]),  # a gap stays a gap
+        ([(-1, 2), (1, 3)], [(1, 3)]),  # line numbers start at 1
+        ([(10, 12), (3, 4)], [(3, 4), (10, 12)]),  # sorted
+    ],
+)
+def test_merge(ranges: list[tuple[int, int]], merged: list[tuple[int, int]]) -> None:
+    assert _merge(ranges) == merged
+
+
+def test_budget_cuts_later_ranges_first() -> None:
+    kept = _budget([(1, 100), (200, 400)])
+    assert kept == [(1, 100), (200, 200 + MAX_WINDOW_LINES - 101)]
+    assert sum(b - a + 1 for a, b in kept) == MAX_WINDOW_LINES
+
+
+def test_the_view_keeps_the_evidence_lines_with_their_numbers(sample_kb: LiveKb) -> None:
+    data = TRACEBACK.encode()
+    view = build_view(match_text(data, sample_kb.index), data, lang="en", kb_revision="r")
+    assert view["matches"][0]["article_id"] == "sample-error"
+    window = dict(view["windows"]["0"])
+    assert window[5] == "SampleError: widget 3 exploded"
+    assert window[1] == "step 10 loss 1.2"
+    assert max(window) == 5  # the paste's final newline makes no empty row
+
+
+def test_a_big_log_is_read_through_its_excerpts(sample_kb: LiveKb) -> None:
+    """Above the whole-log limit the lines come from the same excerpts the matcher read."""
+    filler = b"".join(b"step %d loss 1.0 padding-padding-padding\n" % i for i in range(150_000))
+    assert len(filler) > WHOLE_LOG_LIMIT
+    data = filler + TRACEBACK.encode() + filler[:1000]
+    view = build_view(match_text(data, sample_kb.index), data, lang="en", kb_revision="r")
+    window = dict(view["windows"]["0"])
+    assert window[150_005] == "SampleError: widget 3 exploded"
+    assert len(window) <= MAX_WINDOW_LINES
+
+
+def test_pasted_lines_are_redacted_and_cut() -> None:
+    token = "hf_" + "a1B2c3D4e5" * 4
+    lines = pasted_lines(f"ok\nHF_TOKEN={token}\n{'x' * 1000}\n".encode(), [1, 2, 3, 99])
+    assert set(lines) == {1, 2, 3}
+    assert token not in lines[2]
+    assert len(lines[3]) == 400
+
+
+def test_rows_mark_error_over_context_and_highlight_the_signature() -> None:
+    match = {
+        "evidence": [
+            {"kind": "context", "signature": "module", "line_start": 2, "line_end": 3},
+            {"kind": "error", "signature": r"widget \d+", "line_start": 3, "line_end": 3},
+            {"kind": "fuzzy", "signature": "not a regex (", "line_start": 3, "line_end": 3},
+        ]
+    }
+    rows = log_rows([[2, "in module"], [3, "module widget 3 blew"], [7, "later"]], match)
+    assert [r.mark for r in rows] == ["context", "error", ""]
+    assert rows[1].segments == (
+        Segment("module", True),
+        Segment(" "),
+        Segment("widget 3", True),
+        Segment(" blew"),
+    )
+    assert rows[2].gap_before
+
+
+def test_rank_rows_only_for_several_ranks() -> None:
+    one = [{"ranks": [0], "exception": "E", "message": "m"}]
+    assert rank_rows(one) == []
+    two = [{"ranks": [1, 0], "exception": "E"}, {"ranks": [2], "exception": "F"}]
+    rows = rank_rows(two)
+    assert [r.rank for r in rows] == [0, 1, 2]
+    assert [e["index"] for e in rows[2].events] == [1]
+
+
+def test_a_signature_re2_cannot_compile_is_not_highlighted() -> None:
+    evidence = {"kind": "error", "signature": "(?<=x)y", "line_start": 1, "line_end": 1}
+    match = {"evidence": [evidence]}
+    assert log_rows([[1, "xy"]], match)[0].segments == (Segment("xy"),)
