@@ -223,6 +223,24 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
 }
 
 
+STATUS_ZH = {
+    400: "请求无效",
+    403: "请求被拒绝",
+    413: "日志超过了大小上限",
+    415: "不支持这种编码",
+    422: "内容无法处理",
+    429: "请求太频繁，请稍后再试",
+    503: "服务正忙，请稍后再试",
+}
+"""What a refused request means, for Chinese pages: the HTTP layer's own messages are English."""
+
+
+def refusal(lang: str, status: int, message: str) -> str:
+    """``message`` for a page in ``lang``: in Chinese the meaning first, the detail after."""
+    lead = STATUS_ZH.get(status) if lang == "zh" else None
+    return f"{lead}（{message}）" if lead and message else message
+
+
 def words(lang: str) -> Mapping[str, str]:
     """The strings of ``lang`` (English for anything else)."""
     return MESSAGES.get(lang, MESSAGES["en"])

@@ -21,7 +21,7 @@ from starlette.responses import HTMLResponse
 from app.http.clients import LANGS
 from app.http.deps import get_services
 from app.web.guard import csrf_token, set_csrf_cookie
-from app.web.i18n import LANG_COOKIE, LANG_NAMES, choose_lang, words
+from app.web.i18n import LANG_COOKIE, LANG_NAMES, choose_lang, refusal, words
 from app.web.markdown import render_markdown
 
 HERE = Path(__file__).parent
@@ -94,5 +94,5 @@ def message_page(
 ) -> HTMLResponse:
     """A small page for 403, 404 and refused input, in the reader's language."""
     lang = page_lang(request)
-    text = message or (words(lang)[lead_key] if lead_key else "")
+    text = refusal(lang, status, message) or (words(lang)[lead_key] if lead_key else "")
     return render(request, "message.html", {"title_key": title_key, "message": text}, status=status)

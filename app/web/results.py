@@ -33,6 +33,7 @@ from app.store.engine import reader
 from app.store.queries import attach_view, record_feedback
 from app.store.stats import get_match_event
 from app.web.guard import cross_origin, token_matches
+from app.web.i18n import refusal
 from app.web.pages import message_page, page_lang, render
 from app.web.result_page import result_context
 from app.web.view import build_view
@@ -61,7 +62,8 @@ def _paste_again(
     request: Request, status: int, message: str, headers: Mapping[str, str] | None = None
 ) -> Response:
     """The paste page again, with what went wrong (413, 415, 429, 503, an empty paste)."""
-    response = render(request, "paste.html", {"error": message, "examples": []}, status=status)
+    error = refusal(page_lang(request), status, message)
+    response = render(request, "paste.html", {"error": error, "examples": []}, status=status)
     response.headers.update(headers or {})
     return response
 

@@ -153,6 +153,16 @@ def test_a_corrupt_gzip_upload_is_a_400_page(client: TestClient) -> None:
     assert answer.headers["content-type"].startswith("text/html")
 
 
+def test_a_refusal_on_a_chinese_page_says_what_it_means_in_chinese(client: TestClient) -> None:
+    answer = client.post(
+        "/match?lang=zh",
+        data={"text": ""},
+        files={"log": ("x.gz", b"\x1f\x8b\x08\x00garbage", "application/gzip")},
+    )
+    assert answer.status_code == 400
+    assert "请求无效（the gzip body is " in answer.text
+
+
 def test_unknown_log_gets_an_honest_page_and_joins_the_unmatched_list(
     db_client: TestClient,
 ) -> None:
@@ -219,6 +229,11 @@ def test_browse_and_search_in_both_languages(client: TestClient) -> None:
     assert "No article matches" in client.get("/articles", params={"q": "没有这个"}).text
     assert "Sample failure" in client.get("/articles", params={"library": "torch"}).text
     assert "No article matches" in client.get("/articles", params={"tag": "nope"}).text
+
+
+def test_library_facets_keep_the_search_text(client: TestClient) -> None:
+    page = client.get("/articles", params={"q": "部件 & co", "tag": "x"}).text
+    assert "/articles?library=torch&amp;q=%E9%83%A8%E4%BB%B6%20%26%20co&amp;tag=x" in page
 
 
 def test_when_the_view_cannot_be_stored_the_answer_is_shown_anyway(client: TestClient) -> None:
