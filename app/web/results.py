@@ -79,7 +79,7 @@ async def match_form(request: Request) -> Response:
         rate_limit(request)
         with services.runner.admission() as admission:
             data, lang = await _form_input(request, services, admission.grow)
-            if not data.strip():
+            if not data or data.isspace():  # no copy of a 50 MB paste
                 return _paste_again(request, 422, "Paste a log or choose a file.")
             lang = lang if lang in ("en", "zh") else page_lang(request)
             ask = Ask(data=data, lang=lang, top_k=TOP_K, client_kind="web")
