@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from app.articles.layers import INFRASTRUCTURE, layer_note
 from app.articles.model import Article
 from app.kb import LiveKb
 from app.matching.result import Match, MatchResult
@@ -35,6 +36,9 @@ _LABELS = {
         "high": "high",
         "medium": "medium",
         "low": "low",
+        "evidence": "evidence",
+        "line": "line",
+        "ranks": "ranks",
     },
     "zh": {
         "confidence": "置信度",
@@ -45,6 +49,9 @@ _LABELS = {
         "high": "高",
         "medium": "中",
         "low": "低",
+        "evidence": "证据",
+        "line": "第",
+        "ranks": "rank",
     },
 }
 
@@ -116,9 +123,24 @@ def summary_markdown(article: Article, match: Match, lang: str, url: str) -> str
     lines = [
         f"**[{article.title.get(lang)}]({url})** — {confidence}",
         " ".join(article.summary.get(lang).split()),
-        f"**{words['fix']}:** {first_fix_step(article.fix.get(lang))}",
     ]
+    if article.layer in INFRASTRUCTURE:
+        lines.append(f"**{layer_note(article.layer, lang)}**")
+    lines.append(f"**{words['fix']}:** {first_fix_step(article.fix.get(lang))}")
     return "\n".join(lines)
+
+
+def evidence_line(result: MatchResult, match: Match, lang: str) -> str:
+    """``evidence: line 812 (ranks 0, 3): NCCL WARN ...``: where the answer points in the log."""
+    words = _LABELS.get(lang, _LABELS["en"])
+    event = result.events[match.event_index]
+    first = (event.error_text or event.message).strip().split("\n", 1)[0][:STEP_CHARS]
+    where = f"{words['line']} {event.error_line_start or event.line_start}"
+    if lang == "zh":
+        where += " 行"
+    if event.ranks:
+        where += f" ({words['ranks']} {', '.join(str(r) for r in event.ranks[:8])})"
+    return f"{words['evidence']}: {where}: {first}"
 
 
 def match_json(
@@ -133,6 +155,9 @@ def match_json(
         item["summary_markdown"] = (
             summary_markdown(loaded.article, match, lang, url) if loaded else match.title
         )
+        layer = loaded.article.layer if loaded else "user-code"
+        item["layer"] = layer
+        item["layer_note"] = layer_note(layer, lang)
     payload["match_event_id"] = match_event_id
     payload["lang"] = lang
     payload["kb_revision"] = live.revision
@@ -151,6 +176,9 @@ def text_answer(result: MatchResult, live: LiveKb, *, lang: str, base_url: str) 
     lines[0] += f" — {words['confidence']} {words[top.confidence]} ({top.score:.2f})"
     if loaded is not None:
         lines.append(f"{words['cause']}: {' '.join(loaded.article.summary.get(lang).split())}")
+        if loaded.article.layer in INFRASTRUCTURE:
+            lines.append(layer_note(loaded.article.layer, lang))
+            lines.append(evidence_line(result, top, lang))
         lines.append(f"{words['fix']}: {plain(first_fix_step(loaded.article.fix.get(lang)))}")
     lines.append(f"{words['see']}: {url}")
     others = [f"{m.article_id} ({m.score:.2f})" for m in result.matches[1:3]]

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.articles.load import KnowledgeBase, load_kb
+from app.articles.model import Article
 from app.articles.problems import Problem, Severity, errors_in
 from app.errors import KbInvalid
 from app.matching.index import (
@@ -79,9 +80,15 @@ def prepare_valid_kb(
     return prepared.live
 
 
+def served(kb: KnowledgeBase, *, drafts: bool = False) -> list[Article]:
+    """The articles the matcher sees: active ones (and drafts, for previews); never retired."""
+    wanted = {"active", "draft"} if drafts else {"active"}
+    return [loaded.article for loaded in kb.articles.values() if loaded.article.status in wanted]
+
+
 def index_for(kb: KnowledgeBase, index_dir: Path | None) -> SignatureIndex:
     """Load the serialised index of this revision, or build (and save) it."""
-    articles = [loaded.article for loaded in kb.articles.values()]
+    articles = served(kb)
     if index_dir is None or not hyperscan_available():
         return build_index(articles, kb.revision)
     path = index_dir / f"{index_key(kb.revision)}.idx"
@@ -107,16 +114,29 @@ def _save(path: Path, blob: bytes) -> None:
 
 
 def self_test(live: LiveKb) -> list[Problem]:
-    """Every must-match example ranks its article first; no must-not-match example matches it."""
+    """Every must-match example ranks its article first; no must-not-match example matches it.
+
+    A draft's examples run against the served articles plus the drafts (what
+    activating it would serve); a retired article is never matched, so its
+    examples are not run.
+    """
     problems: list[Problem] = []
+    preview: SignatureIndex | None = None
     for article_id, loaded in live.kb.articles.items():
+        status = loaded.article.status
+        if status == "retired":
+            continue
+        index = live.index
+        if status == "draft":
+            preview = preview or build_index(served(live.kb, drafts=True), live.kb.revision)
+            index = preview
         shown = loaded.source.display_path
         for position, example in enumerate(loaded.article.examples):
             path = live.kb.root / "examples" / article_id / example.file
             if not path.is_file():
                 continue  # lint already reported it
             line = loaded.source.line_of("examples", position, "file")
-            result = match_text(path.read_bytes(), live.index, MatchOptions(top_k=10))
+            result = match_text(path.read_bytes(), index, MatchOptions(top_k=10))
             verdict = _verdict(article_id, example.file, example.expect, result)
             problems.extend(Problem(shown, line, text, severity) for text, severity in verdict)
     return problems

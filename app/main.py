@@ -57,6 +57,9 @@ def _services(settings: Settings, metrics: Metrics) -> Services:
         rate_limiter=RateLimiter(settings.rate_limit_per_minute, settings.rate_limit_burst),
         trusted_proxies=parse_networks(settings.trusted_proxies),
         public_url=settings.public_url,
+        stale_after_days=settings.stale_after_days,
+        dryrun_days=settings.dryrun_days,
+        dryrun_max_loss=settings.dryrun_max_loss,
     )
 
 

@@ -33,6 +33,7 @@ class Metrics:
     reload_failures: Counter
     persistence_failures: Counter
     kb_articles: Gauge
+    article_states: Gauge
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
@@ -91,4 +92,10 @@ def make_metrics() -> Metrics:
             "Match events or unmatched clusters not stored (the answer was sent anyway).",
         ),
         kb_articles=Gauge("errkb_kb_articles", "Articles in the KB in use.", registry=registry),
+        article_states=Gauge(
+            "errkb_articles_by_state",
+            "Articles per lifecycle state (draft, active, verified, stale, retired).",
+            ("state",),
+            registry=registry,
+        ),
     )

@@ -101,3 +101,6 @@ class Services:
     rate_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(0, 1))
     trusted_proxies: tuple[Network, ...] = ()
     public_url: str = ""
+    stale_after_days: int = 90
+    dryrun_days: int = 30
+    dryrun_max_loss: float = 0.2

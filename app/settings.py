@@ -129,6 +129,33 @@ class Settings(BaseSettings):
         default=True,
         description="Serve the API reference at /docs (local page, no CDN) and /openapi.json.",
     )
+    stale_after_days: int = Field(
+        default=90,
+        ge=0,
+        description=(
+            "An article with no hit for this many days is stale (once the database has "
+            "counted that long); 0: hits never make an article stale (issue 9)."
+        ),
+    )
+    stale_warn_days: int = Field(
+        default=30,
+        ge=1,
+        description="`errkb lint` warns about articles stale for longer than this many days.",
+    )
+    dryrun_days: int = Field(
+        default=30,
+        ge=1,
+        description="Days of stored match events that `errkb dryrun` and reload previews replay.",
+    )
+    dryrun_max_loss: float = Field(
+        default=0.2,
+        ge=0,
+        le=1,
+        description=(
+            "A KB change that takes more than this share of an article's past matches away "
+            "is flagged (dry run) and refused by reload unless forced."
+        ),
+    )
     echo_endpoint: bool = Field(
         default=False,
         description=(

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
-from app.answers import first_fix_step, plain
+from app.answers import first_fix_step, match_json, plain, text_answer
+from app.articles.layers import layer_note
+from app.kb import LiveKb
+from app.matching.pipeline import MatchOptions, match_text
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize(
@@ -42,3 +50,37 @@ def test_wrapped_chinese_lines_join_without_a_space() -> None:
     assert first_fix_step("Cut the history,\nor combine the losses.") == (
         "Cut the history, or combine the losses."
     )
+
+
+def _answer(live: LiveKb, example: str, lang: str) -> tuple[str, dict[str, Any]]:
+    data = (ROOT / "kb" / "examples" / example).read_bytes()
+    result = match_text(data, live.index, MatchOptions(lang=lang))
+    text = text_answer(result, live, lang=lang, base_url="http://errkb")
+    payload = match_json(result, live, lang=lang, base_url="http://errkb", match_event_id=None)
+    return text, payload
+
+
+def test_a_cluster_failure_says_it_is_not_your_code_with_the_evidence(
+    repository_kb: LiveKb,
+) -> None:
+    text, payload = _answer(repository_kb, "nccl-system-error/repro-bind-failed.log", "en")
+    top = payload["matches"][0]
+    assert (top["article_id"], top["layer"]) == ("nccl-system-error", "cluster")
+    assert top["layer_note"] == layer_note("cluster", "en")
+    assert layer_note("cluster", "en") in text
+    assert "not your model code" in top["summary_markdown"]
+    evidence = next(line for line in text.splitlines() if line.startswith("evidence: line "))
+    number = int(evidence.split()[2].rstrip(":"))
+    log_lines = (ROOT / "kb/examples/nccl-system-error/repro-bind-failed.log").read_text()
+    assert evidence.split(": ", 2)[2] in log_lines.splitlines()[number - 1]
+
+
+def test_user_code_answers_carry_the_layer_but_no_infrastructure_lines(
+    repository_kb: LiveKb,
+) -> None:
+    text, payload = _answer(repository_kb, "backward-twice/repro-cpu-torch213.log", "zh")
+    top = payload["matches"][0]
+    assert top["layer"] == "user-code"
+    assert top["layer_note"] == layer_note("user-code", "zh")
+    assert "证据" not in text
+    assert layer_note("user-code", "zh") not in text

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
+from app.articles.lifecycle import State as LifecycleState
 from app.articles.model import ARTICLE_ID_PATTERN
 from app.store.tables import COMMENT_MAX, OUTCOMES
 
@@ -83,6 +84,10 @@ class MatchOut(BaseModel):
     evidence: list[EvidenceOut]
     url: str = Field(description="The article's page.")
     summary_markdown: str = Field(description="Title, confidence, summary, first fix step, link.")
+    layer: str = Field(
+        description="Where the fault lives: hardware, cluster, environment, framework, user-code."
+    )
+    layer_note: str = Field(description="Who fixes it, in one sentence of the asked language.")
 
 
 class EventOut(BaseModel):
@@ -112,6 +117,12 @@ class MatchResponse(BaseModel):
     kb_revision: str
 
 
+class LifecycleOut(BaseModel):
+    state: LifecycleState = Field(description="draft, active, verified, stale or retired.")
+    reason: str = Field(description="Why, in a few words.")
+    since: datetime | None = Field(description="Since when, where the reason has a date.")
+
+
 class ArticleBrief(BaseModel):
     id: str
     title: dict[str, str]
@@ -119,6 +130,8 @@ class ArticleBrief(BaseModel):
     libraries: list[str]
     tags: list[str]
     layer: str
+    status: str = Field(description="As its authors set it: draft, active or retired.")
+    lifecycle: LifecycleOut
     url: str
 
 

@@ -139,6 +139,8 @@ class Example(_Strict):
 
 
 Layer = Literal["hardware", "cluster", "environment", "framework", "user-code"]
+Status = Literal["draft", "active", "retired"]
+SERVED_STATUS: Status = "active"
 
 
 class Article(_Strict):
@@ -146,6 +148,13 @@ class Article(_Strict):
 
     id: Annotated[str, StringConstraints(pattern=ARTICLE_ID_PATTERN, max_length=80)] = Field(
         description="Lowercase, dash-separated; equal to the file name without .yaml."
+    )
+    status: Status = Field(
+        default="active",
+        description=(
+            "draft: being written, not served (errkb dryrun --include-drafts previews it); "
+            "active: served; retired: kept for history, never matched."
+        ),
     )
     title: Localized
     summary: Localized = Field(description="One sentence.")

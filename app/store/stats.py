@@ -8,13 +8,15 @@ database failures as ``StoreError``. Callers should pass a session bound to
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
+from app.articles.lifecycle import Evidence
 from app.store.queries import _done, _guarded
-from app.store.tables import Feedback, MatchEvent
+from app.store.tables import Feedback, MatchEvent, VerificationRun
 
 
 @dataclass(frozen=True)
@@ -53,3 +55,51 @@ def get_match_event(session: Session, *, match_event_id: int) -> MatchEvent | No
     row = session.get(MatchEvent, match_event_id)
     _done(session, [row] if row is not None else [])
     return row
+
+
+@_guarded
+def lifecycle_evidence(session: Session) -> tuple[dict[str, Evidence], datetime | None]:
+    """Per article: its latest verifier run and last hit; and when the store began counting.
+
+    Three grouped queries for the whole KB, so a page or a metrics scrape
+    costs the same for 30 articles or 3,000.
+    """
+    latest = (
+        select(
+            col(VerificationRun.article_id),
+            col(VerificationRun.outcome),
+            col(VerificationRun.started_at),
+            sa.func.row_number()
+            .over(
+                partition_by=col(VerificationRun.article_id),
+                order_by=(col(VerificationRun.started_at).desc(), col(VerificationRun.id).desc()),
+            )
+            .label("position"),
+        )
+    ).subquery()
+    runs = session.exec(
+        select(latest.c.article_id, latest.c.outcome, latest.c.started_at).where(
+            latest.c.position == 1
+        )
+    ).all()
+    hits = session.exec(
+        select(col(MatchEvent.top_article_id), sa.func.max(col(MatchEvent.created_at)))
+        .where(col(MatchEvent.top_article_id).is_not(None))
+        .group_by(col(MatchEvent.top_article_id))
+    ).all()
+    since = session.exec(select(sa.func.min(col(MatchEvent.created_at)))).one()
+    _done(session)
+    evidence: dict[str, Evidence] = {}
+    for article_id, outcome, started_at in runs:
+        evidence[article_id] = Evidence(latest_outcome=outcome, latest_run_at=_utc(started_at))
+    for article_id, last_hit in hits:
+        known = evidence.get(str(article_id), Evidence())
+        evidence[str(article_id)] = replace(known, last_hit_at=_utc(last_hit))
+    return evidence, _utc(since)
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    """SQLite hands back naive datetimes; every stored time is UTC."""
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)

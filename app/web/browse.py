@@ -17,10 +17,12 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 
+from app.articles.lifecycle import Lifecycle
 from app.articles.model import Article, is_valid_article_id
 from app.articles.search import MAX_QUERY, search_articles
 from app.errors import StoreError
 from app.http.deps import get_services
+from app.lifecycles import article_lifecycles
 from app.store.engine import reader
 from app.store.queries import latest_verifications, list_unmatched
 from app.store.stats import article_stats
@@ -61,6 +63,7 @@ async def article_list(request: Request) -> Response:
     libraries, tags = _facets(everything)
     context = {
         "articles": found,
+        "states": await _lifecycles(request),
         "libraries": libraries,
         "tags": tags,
         "library": library or "",
@@ -105,7 +108,18 @@ async def article_page(request: Request) -> Response:
     if loaded is None:
         return message_page(request, 404, "not_found", lead_key="not_found_lead")
     learned = await run_in_threadpool(_learned, get_services(request).engine, article_id)
-    return render(request, "article.html", {"a": loaded.article, **learned})
+    life = (await _lifecycles(request)).get(article_id)
+    return render(request, "article.html", {"a": loaded.article, "life": life, **learned})
+
+
+async def _lifecycles(request: Request) -> dict[str, Lifecycle]:
+    services = get_services(request)
+    return await run_in_threadpool(
+        article_lifecycles,
+        services.engine,
+        services.kb.current,
+        stale_after_days=services.stale_after_days,
+    )
 
 
 def _clusters(engine: Engine) -> list[UnmatchedCluster] | None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from starlette.requests import Request
 
+from app.articles.layers import INFRASTRUCTURE, layer_note
 from app.http.deps import get_services
 from app.kb import LiveKb
 from app.web.pages import page_lang
@@ -30,6 +31,8 @@ def _article(live: LiveKb, match: Mapping[str, Any], lang: str) -> dict[str, Any
             "cause": article.cause.get(lang),
             "fix": article.fix.get(lang),
             "layer": article.layer,
+            "layer_note": layer_note(article.layer, lang),
+            "infrastructure": article.layer in INFRASTRUCTURE,
             "libraries": article.libraries,
         }
     return card

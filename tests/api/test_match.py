@@ -58,7 +58,7 @@ def test_answer_is_the_cli_json_shape_plus_links(client: TestClient) -> None:
     }
     assert set(body["matches"][0]) == {
         "article_id", "score", "confidence", "title", "event_index", "evidence", "url",
-        "summary_markdown",
+        "summary_markdown", "layer", "layer_note",
     }  # fmt: skip
     assert set(body["input"]) == {"bytes", "lines", "redactions"}
 

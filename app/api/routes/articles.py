@@ -1,8 +1,8 @@
 """``GET /api/v1/articles`` (browse, search) and ``GET /api/v1/articles/{id}`` (one article).
 
 Articles come from the KB in memory; the database adds the latest
-verification and the hit and feedback counts. A database outage costs those
-fields (null), not the article.
+verification, the hit and feedback counts and the lifecycle state (issue 9).
+A database outage costs those fields (null), not the article.
 """
 
 from __future__ import annotations
@@ -23,13 +23,18 @@ from app.api.schemas import (
     ArticleOut,
     ArticleStatsOut,
     Lang,
+    LifecycleOut,
     VerificationOut,
     errors,
 )
+from app.articles.lifecycle import Lifecycle
+from app.articles.lifecycle import State as LifecycleState
 from app.articles.model import Article, Localized, is_valid_article_id
 from app.articles.search import search_articles
 from app.errors import StoreError
 from app.http.errors import HttpError
+from app.lifecycles import article_lifecycles
+from app.services import Services
 from app.store.engine import reader
 from app.store.queries import latest_verifications
 from app.store.stats import article_stats
@@ -43,7 +48,7 @@ def _texts(text: Localized, lang: str | None) -> dict[str, str]:
     return {lang: text.get(lang)} if lang else {"en": text.en, "zh": text.zh}
 
 
-def _brief(article: Article, lang: str | None, base_url: str) -> ArticleBrief:
+def _brief(article: Article, lang: str | None, base_url: str, state: Lifecycle) -> ArticleBrief:
     return ArticleBrief(
         id=article.id,
         title=_texts(article.title, lang),
@@ -51,7 +56,18 @@ def _brief(article: Article, lang: str | None, base_url: str) -> ArticleBrief:
         libraries=list(article.libraries),
         tags=list(article.tags),
         layer=article.layer,
+        status=article.status,
+        lifecycle=LifecycleOut(**vars(state)),
         url=article_url(base_url, article.id),
+    )
+
+
+async def _lifecycles(services: Services) -> dict[str, Lifecycle]:
+    return await run_in_threadpool(
+        article_lifecycles,
+        services.engine,
+        services.kb.current,
+        stale_after_days=services.stale_after_days,
     )
 
 
@@ -62,14 +78,21 @@ async def list_articles(
     library: Annotated[str | None, Query(max_length=64)] = None,
     tag: Annotated[str | None, Query(max_length=64)] = None,
     q: Annotated[str | None, Query(max_length=200, description="Text in either language.")] = None,
+    state: Annotated[LifecycleState | None, Query(description="Only this lifecycle state.")] = None,
     lang: LangQuery = None,
 ) -> ArticleList:
-    """Filter by library and tag; ``q`` searches titles, summaries, causes and fixes."""
+    """Filter by library, tag and lifecycle state; ``q`` searches the texts of both languages."""
     kb = services.kb.current.kb
     found = search_articles(
         (loaded.article for loaded in kb.articles.values()), library=library, tag=tag, query=q
     )
-    return ArticleList(articles=[_brief(a, lang, base_url) for a in found], count=len(found))
+    states = await _lifecycles(services)
+    briefs = [
+        _brief(a, lang, base_url, states[a.id])
+        for a in found
+        if state is None or states[a.id].state == state
+    ]
+    return ArticleList(articles=briefs, count=len(briefs))
 
 
 def _learned(
@@ -100,7 +123,8 @@ async def get_article(
         raise HttpError(404, "no article with this id")
     article = loaded.article
     verification, stats = await run_in_threadpool(_learned, services.engine, article.id)
-    brief = _brief(article, lang, base_url)
+    states = await _lifecycles(services)
+    brief = _brief(article, lang, base_url, states[article.id])
     return ArticleOut(
         **brief.model_dump(),
         cause=_texts(article.cause, lang),

@@ -9,11 +9,16 @@ cost beside the match route's in the same run.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from fastapi import APIRouter, Request
 from prometheus_client import CONTENT_TYPE_LATEST
+from starlette.concurrency import run_in_threadpool
 from starlette.responses import JSONResponse, Response
 
 from app.api.deps import ServicesDep
+from app.articles.lifecycle import STATES
+from app.lifecycles import article_lifecycles
 
 router = APIRouter(tags=["operations"])
 
@@ -21,7 +26,14 @@ router = APIRouter(tags=["operations"])
 @router.get("/metrics", include_in_schema=False)
 async def metrics(services: ServicesDep) -> Response:
     """Prometheus exposition format of this instance's registry."""
-    services.metrics.kb_articles.set(len(services.kb.current.kb))
+    live = services.kb.current
+    services.metrics.kb_articles.set(len(live.kb))
+    states = await run_in_threadpool(
+        article_lifecycles, services.engine, live, stale_after_days=services.stale_after_days
+    )
+    counts = Counter(state.state for state in states.values())
+    for state in STATES:
+        services.metrics.article_states.labels(state).set(counts.get(state, 0))
     return Response(services.metrics.render(), media_type=CONTENT_TYPE_LATEST)
 
 

@@ -1,0 +1,105 @@
+"""Lifecycle states end to end: drafts and retired articles are not matched; the state shows
+in the API, the article pages and /metrics, and follows the verifier's latest run (issue 9)."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+from sqlmodel import Session
+
+from app.kb import prepare_kb
+from app.store.engine import make_engine
+from app.store.queries import record_verification
+from tests.api.conftest import app_client
+from tests.authoring.kbs import DRAFT_LOG, RETIRED_LOG, write_status_kb
+
+
+def _client(db_url: str, tmp_path: Path):  # type: ignore[no-untyped-def]
+    write_status_kb(tmp_path / "kb")
+    return app_client(db_url, tmp_path)
+
+
+def _states(client: TestClient, **params: str) -> dict[str, str]:
+    body = client.get("/api/v1/articles", params=params).json()
+    return {a["id"]: a["lifecycle"]["state"] for a in body["articles"]}
+
+
+def test_draft_and_retired_articles_are_not_matched(sqlite_url: str, tmp_path: Path) -> None:
+    with _client(sqlite_url, tmp_path) as client:
+        for log in (DRAFT_LOG, RETIRED_LOG):
+            body = client.post("/api/v1/match", json={"text": log}).json()
+            assert body["unknown"] is True, log
+        known = client.post("/api/v1/match", json={"text": "SampleError: widget 3 exploded"})
+        assert known.json()["matches"][0]["article_id"] == "sample-error"
+
+
+def test_a_drafts_examples_are_self_tested_against_the_preview(tmp_path: Path) -> None:
+    root = write_status_kb(tmp_path / "kb")
+    prepared = prepare_kb(root)
+    assert prepared.errors == ()
+    assert prepared.live is not None
+    (root / "examples" / "draft-error" / "sample.log").write_text("nothing to see\n")
+    broken = prepare_kb(root)
+    assert [p.message for p in broken.errors] == [
+        "example sample.log ranks nothing first, not this article"
+    ]
+
+
+def test_states_in_the_api_and_the_state_filter(db_url: str, tmp_path: Path) -> None:
+    with _client(db_url, tmp_path) as client:
+        assert _states(client) == {
+            "sample-error": "active",
+            "draft-error": "draft",
+            "retired-error": "retired",
+        }
+        assert _states(client, state="draft") == {"draft-error": "draft"}
+        one = client.get("/api/v1/articles/retired-error").json()
+        assert one["status"] == "retired"
+        assert one["lifecycle"]["reason"] == "retired by its authors"
+
+
+def test_the_latest_verifier_run_decides_verified_or_stale(db_url: str, tmp_path: Path) -> None:
+    with _client(db_url, tmp_path) as client:
+        engine = make_engine(db_url)
+        try:
+            for run_id, outcome, day in (("r1", "verified", 1), ("r2", "drifted", 2)):
+                with Session(engine) as session:
+                    record_verification(
+                        session,
+                        run_id=run_id,
+                        article_id="sample-error",
+                        content_hash="h",
+                        outcome=outcome,
+                        environment={"torch": "2.13.0"},
+                        started_at=datetime(2026, 11, day, tzinfo=UTC),
+                        duration_s=1.0,
+                    )
+                state = client.get("/api/v1/articles/sample-error").json()["lifecycle"]
+                assert state["state"] == ("verified" if outcome == "verified" else "stale")
+        finally:
+            engine.dispose()
+        assert state["reason"] == "the latest verification says drifted"
+        assert state["since"].startswith("2026-11-02")
+        page = client.get("/articles/sample-error").text
+        assert 'class="pill state state-stale"' in page
+        assert "the latest verification says drifted" in page
+        metrics = client.get("/metrics").text
+        counts = dict(re.findall(r'errkb_articles_by_state\{state="(\w+)"\} (\S+)', metrics))
+        assert counts == {
+            "draft": "1.0",
+            "active": "0.0",
+            "verified": "0.0",
+            "stale": "1.0",
+            "retired": "1.0",
+        }
+
+
+def test_the_library_marks_drafts_and_chinese_pages_say_so(sqlite_url: str, tmp_path: Path) -> None:
+    with _client(sqlite_url, tmp_path) as client:
+        listing = client.get("/articles").text
+        assert 'state-draft" title="a draft: not served yet">draft</span>' in listing
+        page = client.get("/articles/draft-error?lang=zh").text
+        assert "状态: 草稿" in page
