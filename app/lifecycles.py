@@ -15,6 +15,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from app.articles.lifecycle import Evidence, Lifecycle, lifecycle
+from app.articles.problems import Problem
 from app.errors import StoreError
 from app.kb import LiveKb
 from app.store.engine import reader
@@ -43,3 +44,19 @@ def article_lifecycles(
             loaded.article.status, known, now=when, stale_after_days=stale_after_days
         )
     return states
+
+
+def stale_warnings(
+    states: dict[str, Lifecycle], live: LiveKb, *, warn_days: int, now: datetime | None = None
+) -> list[Problem]:
+    """``errkb lint``'s reminder: articles stale for longer than ``warn_days``."""
+    when = now or utcnow()
+    problems = []
+    for article_id, state in states.items():
+        age = state.stale_for(when)
+        if age is None or age.days <= warn_days:
+            continue
+        source = live.kb.articles[article_id].source
+        message = f"stale for {age.days} days ({state.reason}): fix, re-verify or retire it"
+        problems.append(Problem(source.display_path, source.line_of("id"), message, "warning"))
+    return problems

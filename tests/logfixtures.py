@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.authoring.fixtures import MATCH_MARKER, NO_MATCH_MARKER
+
 LOGS = Path(__file__).resolve().parent / "data" / "logs"
-MATCH_MARKER = " #=MATCH=# "
-NO_MATCH_MARKER = "#=NO-MATCH=#"
+__all__ = ["LOGS", "MATCH_MARKER", "NO_MATCH_MARKER", "Fixture", "read_fixture", "write_fixture"]
 
 
 @dataclass(frozen=True)

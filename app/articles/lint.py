@@ -9,13 +9,14 @@ these.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from app.articles.model import Article
 from app.articles.patterns import MAX_PATTERNS_PER_ARTICLE, check_pattern
-from app.articles.problems import Problem
+from app.articles.problems import Problem, Severity
 from app.articles.sources import ArticleSource, display_path
 
 Pair = tuple[Article, ArticleSource]
@@ -98,6 +99,30 @@ def check_repro(article: Article, source: ArticleSource, root: Path) -> list[Pro
     ]
 
 
+PLACEHOLDER = "TODO(errkb)"
+"""What ``errkb new`` leaves in every gap (``app.authoring.scaffold`` writes it)."""
+
+
+def check_placeholders(article: Article, source: ArticleSource, root: Path) -> list[Problem]:
+    """A gap left by ``errkb new``: an error in a served article, a reminder in a draft."""
+    severity: Severity = "error" if article.status == "active" else "warning"
+    problems = []
+    for key, value in article.model_dump(mode="json").items():
+        if PLACEHOLDER in json.dumps(value, ensure_ascii=False):
+            message = f"{key}: {PLACEHOLDER} left to fill in"
+            problems.append(Problem(source.display_path, source.line_of(key), message, severity))
+    if article.status == "retired":
+        return problems
+    for folder in ("examples", "repros"):
+        base = root / folder / source.stem
+        files = sorted(base.iterdir()) if base.is_dir() else []
+        for path in files:
+            if path.is_file() and PLACEHOLDER.encode() in path.read_bytes()[: 1 << 20]:
+                message = f"{PLACEHOLDER} left to fill in"
+                problems.append(Problem(display_path(root, path), None, message, severity))
+    return problems
+
+
 def check_unique_ids(pairs: Sequence[Pair]) -> list[Problem]:
     """Two files claiming one id would make links and verification ambiguous."""
     by_id: dict[str, list[ArticleSource]] = {}
@@ -118,6 +143,7 @@ ARTICLE_CHECKS: tuple[ArticleCheck, ...] = (
     check_duplicate_patterns,
     check_examples,
     check_repro,
+    check_placeholders,
 )
 KB_CHECKS: tuple[KbCheck, ...] = (check_unique_ids,)
 

@@ -190,6 +190,25 @@ def _mask(text: str) -> str:
     return "".join(pieces)
 
 
+def masked_pieces(text: str) -> list[tuple[str | None, str]]:
+    """``text`` cut into (rule name, span) for masked spans and (None, span) for kept text.
+
+    What ``errkb new`` turns into a signature regex: kept text literally, each
+    masked span as a pattern for its kind.
+    """
+    data = rx.encode(text)
+    pieces: list[tuple[str | None, str]] = []
+    done = 0
+    for rule, matched, start, end in _spans(text):
+        if start > done:
+            pieces.append((None, rx.decode(data[done:start])))
+        pieces.append((rule.name, matched))
+        done = end
+    if done < len(data):
+        pieces.append((None, rx.decode(data[done:])))
+    return pieces
+
+
 def explain_mask(text: str) -> list[tuple[str, str, str]]:
     """(rule, original, replacement) for every span ``mask_message`` changes or keeps."""
     return [(rule.name, matched, rule.replace(matched)) for rule, matched, _, _ in _spans(text)]

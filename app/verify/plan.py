@@ -60,8 +60,10 @@ def make_plan(articles: Mapping[str, Article], ids: Sequence[str], resources: Re
 
 
 def _choose(articles: Mapping[str, Article], ids: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Every served article with a repro; named ones may be drafts (an author trying one)."""
     if not ids:
-        return sorted(i for i, a in articles.items() if a.repro is not None), []
+        served = (i for i, a in articles.items() if a.repro is not None and a.status == "active")
+        return sorted(served), []
     chosen: list[str] = []
     refused: list[str] = []
     for article_id in dict.fromkeys(ids):  # keep the order, drop repeats
@@ -70,6 +72,8 @@ def _choose(articles: Mapping[str, Article], ids: Sequence[str]) -> tuple[list[s
             refused.append(f"unknown article {article_id!r}")
         elif article.repro is None:
             refused.append(f"article {article_id!r} has no repro")
+        elif article.status == "retired":
+            refused.append(f"article {article_id!r} is retired")
         else:
             chosen.append(article_id)
     return chosen, refused

@@ -72,6 +72,16 @@ def test_unknown_ids_and_articles_without_a_repro_are_refused() -> None:
     assert [r.article_id for r in plan.runs] == ["cpu-one"]
 
 
+def test_drafts_run_only_when_named_and_retired_articles_never() -> None:
+    draft = Article.model_validate({**VALID_ARTICLE, "id": "a-draft", "status": "draft"})
+    retired = Article.model_validate({**VALID_ARTICLE, "id": "gone", "status": "retired"})
+    articles = {**ARTICLES, "a-draft": draft, "gone": retired}
+    assert [r.article_id for r in make_plan(articles, [], CPU_HOST).runs] == ["cpu-one", "cpu-two"]
+    named = make_plan(articles, ["a-draft", "gone"], CPU_HOST)
+    assert [r.article_id for r in named.runs] == ["a-draft"]
+    assert named.refused == ("article 'gone' is retired",)
+
+
 def test_cpu_requirements_are_the_union_without_torch() -> None:
     articles = {
         "a": article("a", packages=["torch>=2.1", "transformers>=4.40"]),
