@@ -65,14 +65,15 @@ def _database_url(override: str | None) -> str:
 
 
 @cli.command()
-def lint(kb: KbOption = None) -> None:
+def lint(kb: KbOption = None, database_url: UrlOption = None) -> None:
     """Check every article: YAML, schema, both languages, regexes, examples, repros.
 
     Then build the index and run every article's examples through the matcher:
     a must-match example must rank its article first, a must-not-match example
-    must not match it.
+    must not match it. Where the database exists, warn about articles stale
+    for longer than ERRKB_STALE_WARN_DAYS.
     """
-    settings = _settings(kb_path=kb)
+    settings = _settings(kb_path=kb, database_url=database_url)
     result = prepare_kb(settings.kb_path, index_dir=settings.index_dir)
     problems = list(result.problems)
     if result.live is not None and _database_present(settings):

@@ -24,6 +24,7 @@ from app.http.ratelimit import RateLimiter, parse_networks
 from app.kb import prepare_valid_kb
 from app.learning import Recorder
 from app.metrics import Metrics, make_metrics
+from app.previews import stored_event_review
 from app.runner import MatchRunner
 from app.services import KbHolder, Reloader, Services
 from app.settings import Settings
@@ -52,7 +53,14 @@ def _services(settings: Settings, metrics: Metrics) -> Services:
         default_lang=settings.default_lang,
         metrics=metrics,
         runner=runner,
-        reloader=Reloader(kb, settings.kb_path, settings.index_dir),
+        reloader=Reloader(
+            kb,
+            settings.kb_path,
+            settings.index_dir,
+            review=stored_event_review(
+                engine, days=settings.dryrun_days, max_loss=settings.dryrun_max_loss
+            ),
+        ),
         limits=BodyLimits(wire=settings.max_body_bytes, text=settings.max_text_bytes),
         rate_limiter=RateLimiter(settings.rate_limit_per_minute, settings.rate_limit_burst),
         trusted_proxies=parse_networks(settings.trusted_proxies),

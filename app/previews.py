@@ -8,6 +8,7 @@ its guard) both come through here.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -16,12 +17,14 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from app.authoring.dryrun import DryRun, replay
+from app.errors import StoreError
 from app.kb import LiveKb, served
 from app.matching.index import SignatureIndex, build_index
 from app.store.authoring import StoredEvent, events_since
 from app.store.engine import reader
 from app.store.tables import utcnow
 
+log = logging.getLogger(__name__)
 MAX_EVENTS = 5000
 """Replayed at most (newest first): two matches each, about 10 s on one core."""
 
@@ -69,3 +72,18 @@ def preview(
     pairs = [(event.id, event.excerpt) for event in events]
     dry = replay(pairs, current, proposed, max_loss=max_loss)
     return Preview(dry, {event.id: event for event in events})
+
+
+def stored_event_review(
+    engine: Engine, *, days: int, max_loss: float
+) -> Callable[[LiveKb, LiveKb], DryRun | None]:
+    """The reload's review: replay recent events; a database outage never blocks a reload."""
+
+    def review(current: LiveKb, proposed: LiveKb) -> DryRun | None:
+        try:
+            return preview(engine, current.index, proposed.index, days=days, max_loss=max_loss).dry
+        except StoreError as exc:
+            log.warning("reload preview skipped: %s", type(exc.__cause__ or exc).__name__)
+            return None
+
+    return review

@@ -8,12 +8,14 @@ engine and the current KB revision, swapped whole on reload.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy.engine import Engine
 
 from app.articles.problems import Problem
+from app.authoring.dryrun import DryRun
 from app.http.bodies import BodyLimits
 from app.http.ratelimit import Network, RateLimiter
 from app.kb import LiveKb, prepare_kb
@@ -41,23 +43,54 @@ class KbHolder:
 
 @dataclass(frozen=True)
 class ReloadOutcome:
-    """What a reload did: the revision now served, and why a new one was refused."""
+    """What a reload did: the revision now served, and why a new one was refused.
+
+    ``dryrun`` is the replay of stored events against the new KB (None when no
+    review ran or the database could not answer); ``proposed`` the new
+    revision when it was built but not swapped in (a preview, or flagged).
+    """
 
     swapped: bool
     revision: str
     problems: tuple[Problem, ...]
+    dryrun: DryRun | None = None
+    proposed: str | None = None
+
+    @property
+    def flagged(self) -> bool:
+        return self.dryrun is not None and bool(self.dryrun.flagged)
 
 
-def reload_kb(holder: KbHolder, root: Path, *, index_dir: Path | None) -> ReloadOutcome:
+Review = Callable[[LiveKb, LiveKb], DryRun | None]
+"""Replays stored events against (current, proposed); None when it cannot tell."""
+
+
+def reload_kb(
+    holder: KbHolder,
+    root: Path,
+    *,
+    index_dir: Path | None,
+    review: Review | None = None,
+    apply: bool = True,
+    force: bool = False,
+) -> ReloadOutcome:
     """Build the KB at ``root`` beside the one in use and swap only if it is clean.
 
-    Lint errors or failing self-tests keep the old KB serving (target B6).
+    Lint errors or failing self-tests keep the old KB serving (target B6). With
+    a ``review``, a change that takes too much of an article's past matches
+    away is not swapped in unless ``force`` (issue 9); ``apply=False`` only
+    previews.
     """
     prepared = prepare_kb(root, index_dir=index_dir)
     if prepared.live is None:
         return ReloadOutcome(False, holder.current.revision, prepared.errors)
-    holder.swap(prepared.live)
-    return ReloadOutcome(True, prepared.live.revision, prepared.problems)
+    new = prepared.live
+    dry = review(holder.current, new) if review is not None else None
+    held = dry is not None and bool(dry.flagged) and not force
+    if not apply or held:
+        return ReloadOutcome(False, holder.current.revision, prepared.problems, dry, new.revision)
+    holder.swap(new)
+    return ReloadOutcome(True, new.revision, prepared.problems, dry)
 
 
 class ReloadBusy(Exception):
@@ -71,13 +104,21 @@ class Reloader:
     holder: KbHolder
     root: Path
     index_dir: Path | None
+    review: Review | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def __call__(self) -> ReloadOutcome:
+    def __call__(self, *, apply: bool = True, force: bool = False) -> ReloadOutcome:
         if not self._lock.acquire(blocking=False):
             raise ReloadBusy
         try:
-            return reload_kb(self.holder, self.root, index_dir=self.index_dir)
+            return reload_kb(
+                self.holder,
+                self.root,
+                index_dir=self.index_dir,
+                review=self.review,
+                apply=apply,
+                force=force,
+            )
         finally:
             self._lock.release()
 

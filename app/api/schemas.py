@@ -209,9 +209,16 @@ class VerificationIn(_In):
 
 class ReloadOut(BaseModel):
     swapped: bool
-    revision: str
+    revision: str = Field(description="The revision served now.")
+    proposed: str | None = Field(
+        default=None, description="The new revision, when it was built but not swapped in."
+    )
     articles: int
     warnings: list[str]
+    dryrun: dict[str, Any] | None = Field(
+        default=None,
+        description="Stored events replayed against the new KB: counts, per-article impact.",
+    )
 
 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:

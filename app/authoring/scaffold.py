@@ -13,6 +13,7 @@ Pure: returns {relative path: text}; the CLI writes the files.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -30,6 +31,18 @@ class Seed:
     message: str
     samples: Sequence[str] = field(default_factory=tuple)
     count: int = 1
+
+
+def suggest_id(seed: Seed) -> str:
+    """``valueerror-flux-capacitor-out``: a starting id from the error's first words."""
+    words = re.findall(
+        r"[a-z][a-z0-9]+", f"{seed.exception or ''} {first_line(seed.message)}".lower()
+    )
+    kept = [w for w in dict.fromkeys(words) if w not in _FILLER][:4]
+    return "-".join(kept) or "new-article"
+
+
+_FILLER = frozenset({"the", "a", "an", "of", "to", "in", "is", "at", "and", "or", "for", "error"})
 
 
 def _q(text: str) -> str:

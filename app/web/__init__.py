@@ -14,7 +14,13 @@ from starlette.responses import Response
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
-from app.web.browse import article_list, article_page, paste_page, unmatched_page
+from app.web.browse import (
+    article_list,
+    article_page,
+    cluster_draft_page,
+    paste_page,
+    unmatched_page,
+)
 from app.web.pages import STATIC
 from app.web.results import feedback_form, match_form, permalink
 
@@ -29,6 +35,7 @@ def build_router(max_body_bytes: int) -> APIRouter:
     router.add_api_route("/articles", article_list, methods=["GET"])
     router.add_api_route("/articles/{article_id}", article_page, methods=["GET"])
     router.add_api_route("/unmatched", unmatched_page, methods=["GET"])
+    router.add_api_route("/unmatched/{fingerprint}/draft", cluster_draft_page, methods=["GET"])
     router.add_api_route("/r/{event_id}/{key}", permalink, methods=["GET"])
     router.add_api_route(
         "/r/{event_id}/{key}/feedback",

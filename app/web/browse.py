@@ -20,7 +20,9 @@ from starlette.responses import Response
 from app.articles.lifecycle import Lifecycle
 from app.articles.model import Article, is_valid_article_id
 from app.articles.search import MAX_QUERY, search_articles
-from app.errors import StoreError
+from app.authoring.scaffold import Seed, scaffold, suggest_id
+from app.drafting import seed_for_cluster
+from app.errors import InputError, StoreError
 from app.http.deps import get_services
 from app.lifecycles import article_lifecycles
 from app.store.engine import reader
@@ -135,3 +137,29 @@ async def unmatched_page(request: Request) -> Response:
     """``GET /unmatched``: the clusters of unknown errors, most frequent first."""
     clusters = await run_in_threadpool(_clusters, get_services(request).engine)
     return render(request, "unmatched.html", {"clusters": clusters or [], "down": clusters is None})
+
+
+def _seed(request: Request, fingerprint: str) -> Seed | None:
+    services = get_services(request)
+    try:
+        return seed_for_cluster(services.engine, services.kb.current, fingerprint)
+    except (StoreError, InputError) as exc:
+        log.info("no draft for cluster %s: %s", fingerprint[:12], type(exc).__name__)
+        return None
+
+
+async def cluster_draft_page(request: Request) -> Response:
+    """``GET /unmatched/<fingerprint>/draft``: what ``errkb new`` would write, to start from."""
+    fingerprint = request.path_params["fingerprint"][:64]
+    seed = await run_in_threadpool(_seed, request, fingerprint)
+    if seed is None:
+        return message_page(request, 404, "not_found", lead_key="not_found_lead")
+    article_id = suggest_id(seed)
+    files = scaffold(article_id, seed)
+    context = {
+        "seed": seed,
+        "article_id": article_id,
+        "command": f"errkb new {article_id} --from-cluster {seed.fingerprint[:12]}",
+        "files": sorted(files.items()),
+    }
+    return render(request, "draft.html", context)

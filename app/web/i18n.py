@@ -107,6 +107,17 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "state_stale": "stale",
         "state_retired": "retired",
         "new_article": "Start an article from this",
+        "draft_title": "A draft article for this error",
+        "draft_lead": (
+            "Seen {n} times and matched by no article. This is what `errkb new` writes: "
+            "the exception, a signature with the variable parts masked, and the redacted "
+            "samples as must-match examples."
+        ),
+        "draft_command": "Write it into your KB checkout",
+        "draft_review": (
+            "Then fill in every TODO(errkb), run errkb lint and errkb dryrun, and open a "
+            "pull request. The draft is not served until its status is active."
+        ),
         "unmatched_title": "Unknown errors",
         "unmatched_lead": (
             "Errors that no article matched, most frequent first: the knowledge base's to-do list."
@@ -217,6 +228,16 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "state_stale": "已过时",
         "state_retired": "已退役",
         "new_article": "据此新建文章",
+        "draft_title": "为这个错误起草一篇文章",
+        "draft_lead": (
+            "出现过 {n} 次，没有文章匹配。下面是 `errkb new` 会写出的内容：异常类型、"
+            "把可变部分遮蔽后的签名，以及作为必须匹配示例的脱敏样本。"
+        ),
+        "draft_command": "在你的知识库仓库里写出它",
+        "draft_review": (
+            "然后补全每一处 TODO(errkb)，运行 errkb lint 和 errkb dryrun，再提交合并请求。"
+            "状态改为 active 之前，草稿不会被使用。"
+        ),
         "unmatched_title": "未知错误",
         "unmatched_lead": "没有文章匹配到的错误，按出现次数排序：知识库的待办列表。",
         "seen_once": "出现 1 次",

@@ -4,7 +4,9 @@ a gap becomes a draft, a KB change is previewed on stored events, feedback becom
 from __future__ import annotations
 
 import json
+import re
 import shutil
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -15,8 +17,9 @@ from sqlmodel import Session
 from app.kb import prepare_valid_kb
 from app.learning import sighting_of, store_sightings
 from app.matching.pipeline import MatchOptions, match_text
-from app.store.queries import list_unmatched, record_feedback
+from app.store.queries import list_unmatched, record_feedback, record_match_event
 from app.store.tables import utcnow
+from tests.api.conftest import app_client
 from tests.kbfactory import variant, write_kb
 from tests.logfixtures import read_fixture
 from tests.test_cli import errkb
@@ -164,3 +167,57 @@ def test_feedback_becomes_fixtures_with_the_verdict_inside(engine: Engine, tmp_p
     right = read_fixture(out / verdicts["wrongflux-range"]["file"])
     assert right.expected == "flux-range"
     assert right.text.split("\n")[right.line - 1].startswith("ValueError: the flux")  # type: ignore[operator]
+
+
+def test_the_unmatched_page_offers_the_draft_errkb_new_would_write(
+    db_url: str, tmp_path: Path
+) -> None:
+    kb = write_kb(tmp_path / "kb")
+    with app_client(db_url, tmp_path) as client:
+        for n in (4, 8):
+            assert client.post("/api/v1/match", json={"text": FLUX.format(n=n)}).json()["unknown"]
+        deadline = time.monotonic() + 10
+        while "/draft" not in (page := client.get("/unmatched").text):
+            assert time.monotonic() < deadline, "the unmatched cluster was never stored"
+            time.sleep(0.05)
+        link = re.search(r'href="(/unmatched/[0-9a-f]{64}/draft)"', page)
+        assert link is not None
+        draft = client.get(link.group(1))
+        assert draft.status_code == 200
+        assert "errkb new valueerror-flux-capacitor-out --from-cluster " in draft.text
+        assert "kb/articles/valueerror-flux-capacitor-out.yaml" in draft.text
+        assert "status: draft" in draft.text
+        assert "ValueError: the flux capacitor is out of range" in draft.text
+        zh = client.get(link.group(1), params={"lang": "zh"}).text
+        assert "为这个错误起草一篇文章" in zh
+        assert client.get("/unmatched/" + "0" * 64 + "/draft").status_code == 404
+        assert client.get("/unmatched/nothex/draft").status_code == 404
+    assert kb.is_dir()
+
+
+def test_lint_warns_about_an_article_stale_for_long(engine: Engine, tmp_path: Path) -> None:
+    kb = write_kb(tmp_path / "kb")
+    with Session(engine) as session:
+        record_match_event(
+            session,
+            fingerprint="c" * 64,
+            excerpt="OSError: something else",
+            top_article_id=None,
+            score=None,
+            client_kind="curl",
+            lang="en",
+            input_bytes=10,
+            event_count=1,
+            duration_ms=1.0,
+            kb_revision="r",
+            created_at=utcnow() - timedelta(days=200),
+        )
+    lint = errkb("lint", "--kb", str(kb), "--database-url", _db(engine))
+    assert lint.returncode == 0, lint.stderr
+    assert "kb/articles/sample-error.yaml:1: warning: stale for 110 days (no hits for 90 days)" in (
+        lint.stdout
+    )
+    quiet = errkb(
+        "lint", "--kb", str(kb), "--database-url", _db(engine), env={"ERRKB_STALE_WARN_DAYS": "200"}
+    )
+    assert "stale for" not in quiet.stdout

@@ -8,6 +8,9 @@ Their free text (``detail`` and the environment's strings) is redacted first.
 A reload builds the new KB and index beside the one in use, off the event
 loop, runs lint and every article's self-tests, and swaps only a clean one;
 otherwise 422 with the problems while the old KB keeps serving (target B6).
+It then replays recent stored events against the new KB (issue 9): a change
+flagged for taking an article's matches away is held back (409) unless
+forced; ``dry_run=true`` returns that diff and swaps nothing.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import logging
 from typing import Annotated, Any
 
 import anyio.to_thread
-from fastapi import APIRouter, Depends, Response, status
+from fastapi import APIRouter, Depends, Query, Response, status
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
@@ -24,6 +27,7 @@ from starlette.concurrency import run_in_threadpool
 from app.api.auth import require
 from app.api.deps import ServicesDep
 from app.api.schemas import ReloadOut, VerificationIn, VerificationOut, errors
+from app.authoring.dryrun import render as render_dryrun
 from app.http.errors import HttpError
 from app.matching.redact import redact
 from app.services import ReloadBusy
@@ -89,16 +93,29 @@ async def post_verification(
     "/api/v1/admin/reload", response_model=ReloadOut, responses=AUTH_ERRORS | errors(409, 503)
 )
 async def reload(
-    services: ServicesDep, _token: Annotated[ApiToken, Depends(require("admin"))]
+    services: ServicesDep,
+    _token: Annotated[ApiToken, Depends(require("admin"))],
+    dry_run: Annotated[
+        bool, Query(description="Build, lint and replay stored events; swap nothing.")
+    ] = False,
+    force: Annotated[
+        bool, Query(description="Swap even when the replay flags an article (issue 9).")
+    ] = False,
 ) -> ReloadOut:
-    """Load, lint, index and self-test the KB folder again; swap only a clean revision."""
+    """Load, lint, index and self-test the KB folder again; swap only a clean revision.
+
+    Before swapping, the stored match events of the last days are replayed
+    against the new KB: a change that takes more than the allowed share of an
+    article's past matches away answers 409 with the diff unless ``force``.
+    """
     if services.reloader is None:
         raise HttpError(503, "reload is not available on this instance")
+    reloader = services.reloader
     try:
-        outcome = await anyio.to_thread.run_sync(services.reloader)
+        outcome = await anyio.to_thread.run_sync(lambda: reloader(apply=not dry_run, force=force))
     except ReloadBusy as exc:
         raise HttpError(409, "a reload is already running") from exc
-    if not outcome.swapped:
+    if outcome.proposed is None and not outcome.swapped:
         services.metrics.reload_failures.inc()
         log.warning("reload refused: %d problem(s)", len(outcome.problems))
         raise HttpError(
@@ -107,13 +124,26 @@ async def reload(
             code="kb_invalid",
             details=[problem.format() for problem in outcome.problems],
         )
-    services.metrics.reloads.inc()
+    if outcome.flagged and not outcome.swapped and not dry_run:
+        assert outcome.dryrun is not None
+        names = ", ".join(impact.article_id for impact in outcome.dryrun.flagged)
+        raise HttpError(
+            409,
+            f"the new KB takes past matches away from {names}; still serving "
+            f"{outcome.revision[:12]} (review with dry_run=true, then force=true)",
+            code="dryrun_flagged",
+            details=render_dryrun(outcome.dryrun).splitlines(),
+        )
+    if outcome.swapped:
+        services.metrics.reloads.inc()
+        log.info("reloaded the KB: revision %s", outcome.revision[:12])
     articles = len(services.kb.current.kb)
     services.metrics.kb_articles.set(articles)
-    log.info("reloaded the KB: revision %s, %d article(s)", outcome.revision[:12], articles)
     return ReloadOut(
-        swapped=True,
+        swapped=outcome.swapped,
         revision=outcome.revision,
+        proposed=outcome.proposed,
         articles=articles,
         warnings=[problem.format() for problem in outcome.problems],
+        dryrun=outcome.dryrun.to_json() if outcome.dryrun is not None else None,
     )
