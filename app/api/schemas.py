@@ -166,6 +166,10 @@ class ArticleOut(ArticleBrief):
     references: list[str]
     kb_revision: str
     verification: VerificationOut | None = Field(description="The latest verifier run.")
+    verifications: list[VerificationOut] = Field(
+        description="The latest run in each environment (Python, torch, CUDA, GPU model and "
+        "count, the article's packages), newest first: the verification matrix."
+    )
     stats: ArticleStatsOut | None = Field(description="Null while the database is unavailable.")
 
 

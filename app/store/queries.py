@@ -342,6 +342,35 @@ def latest_verifications(
     return rows
 
 
+ENVIRONMENT_KEYS = ("python", "torch", "cuda", "gpu_model", "gpu_count", "packages")
+"""What makes two runs' environments the same for the verification matrix (the driver,
+platform string and sandbox details vary between hosts without changing the verdict)."""
+HISTORY = 1000
+
+
+def environment_key(environment: dict[str, Any] | None) -> str:
+    """A stable key of the parts of an environment that decide an outcome."""
+    chosen = {key: (environment or {}).get(key) for key in ENVIRONMENT_KEYS}
+    return json.dumps(chosen, sort_keys=True, default=str)
+
+
+@_guarded
+def latest_per_environment(session: Session, *, article_id: str) -> list[VerificationRun]:
+    """The newest run of an article in each environment, newest first (issue 6)."""
+    query = (
+        select(VerificationRun)
+        .where(VerificationRun.article_id == article_id)
+        .order_by(col(VerificationRun.started_at).desc(), col(VerificationRun.id).desc())
+        .limit(HISTORY)
+    )
+    rows = list(session.exec(query))
+    _done(session, rows)
+    latest: dict[str, VerificationRun] = {}
+    for run in rows:
+        latest.setdefault(environment_key(run.environment), run)
+    return list(latest.values())
+
+
 def _token_hash(plaintext: str) -> str:
     return hashlib.sha256(plaintext.encode()).hexdigest()
 

@@ -26,7 +26,7 @@ from app.errors import InputError, StoreError
 from app.http.deps import get_services
 from app.lifecycles import article_lifecycles
 from app.store.engine import reader
-from app.store.queries import latest_verifications, list_unmatched
+from app.store.queries import latest_per_environment, list_unmatched
 from app.store.stats import article_stats
 from app.store.tables import UnmatchedCluster, VerificationRun
 from app.web.pages import message_page, render
@@ -78,7 +78,7 @@ async def article_list(request: Request) -> Response:
 def _learned(engine: Engine, article_id: str) -> dict[str, Any]:
     try:
         with Session(reader(engine)) as session:
-            runs = latest_verifications(session, article_id=article_id, limit=50)
+            runs = latest_per_environment(session, article_id=article_id)
             stats = article_stats(session, article_id=article_id)
     except StoreError as exc:
         log.warning("article statistics unavailable: %s", type(exc.__cause__ or exc).__name__)

@@ -104,3 +104,42 @@ def test_the_library_marks_drafts_and_chinese_pages_say_so(sqlite_url: str, tmp_
         assert 'state-draft" title="a draft: not served yet">draft</span>' in listing
         page = client.get("/articles/draft-error?lang=zh").text
         assert "状态: 草稿" in page
+
+
+CPU = {"python": "3.11.7", "torch": "2.13.0+cpu", "cuda": None, "gpu_count": 0, "driver": "a"}
+GPU = {"python": "3.11.7", "torch": "2.13.0", "cuda": "12.8", "gpu_model": "NVIDIA H100"}
+
+
+def test_the_matrix_shows_the_latest_run_per_environment(db_url: str, tmp_path: Path) -> None:
+    """Issue 6: one row per environment, its newest outcome; the driver alone is no new row."""
+    with _client(db_url, tmp_path) as client:
+        engine = make_engine(db_url)
+        runs = [
+            ("c1", "verified", 1, CPU),
+            ("g1", "verified", 2, GPU | {"gpu_count": 1}),
+            ("c2", "drifted", 3, CPU | {"driver": "b"}),
+        ]
+        try:
+            for run_id, outcome, day, environment in runs:
+                with Session(engine) as session:
+                    record_verification(
+                        session,
+                        run_id=run_id,
+                        article_id="sample-error",
+                        content_hash="h",
+                        outcome=outcome,
+                        environment=environment,
+                        started_at=datetime(2026, 11, day, tzinfo=UTC),
+                        duration_s=1.0,
+                    )
+        finally:
+            engine.dispose()
+        body = client.get("/api/v1/articles/sample-error").json()
+        assert [(v["run_id"], v["outcome"]) for v in body["verifications"]] == [
+            ("c2", "drifted"),
+            ("g1", "verified"),
+        ]
+        assert body["verification"]["run_id"] == "c2"
+        page = client.get("/articles/sample-error").text
+        assert page.count('<tr><td><span class="env">') == 2
+        assert "NVIDIA H100" in page

@@ -36,7 +36,7 @@ from app.http.errors import HttpError
 from app.lifecycles import article_lifecycles
 from app.services import Services
 from app.store.engine import reader
-from app.store.queries import latest_verifications
+from app.store.queries import latest_per_environment
 from app.store.stats import article_stats
 
 log = logging.getLogger(__name__)
@@ -97,16 +97,16 @@ async def list_articles(
 
 def _learned(
     engine: Engine, article_id: str
-) -> tuple[VerificationOut | None, ArticleStatsOut | None]:
+) -> tuple[list[VerificationOut] | None, ArticleStatsOut | None]:
     try:
         with Session(reader(engine)) as session:
-            runs = latest_verifications(session, article_id=article_id, limit=1)
+            runs = latest_per_environment(session, article_id=article_id)
             stats = article_stats(session, article_id=article_id)
     except StoreError as exc:
         log.warning("article statistics unavailable: %s", type(exc.__cause__ or exc).__name__)
         return None, None
-    verification = VerificationOut.model_validate(runs[0], from_attributes=True) if runs else None
-    return verification, ArticleStatsOut(**vars(stats))
+    shown = [VerificationOut.model_validate(run, from_attributes=True) for run in runs]
+    return shown, ArticleStatsOut(**vars(stats))
 
 
 @router.get("/api/v1/articles/{article_id}", response_model=ArticleOut, responses=errors(404, 422))
@@ -122,7 +122,7 @@ async def get_article(
     if loaded is None:
         raise HttpError(404, "no article with this id")
     article = loaded.article
-    verification, stats = await run_in_threadpool(_learned, services.engine, article.id)
+    verifications, stats = await run_in_threadpool(_learned, services.engine, article.id)
     states = await _lifecycles(services)
     brief = _brief(article, lang, base_url, states[article.id])
     return ArticleOut(
@@ -132,6 +132,7 @@ async def get_article(
         affects=dict(article.affects),
         references=list(article.references),
         kb_revision=live.revision,
-        verification=verification,
+        verification=verifications[0] if verifications else None,
+        verifications=verifications or [],
         stats=stats,
     )
