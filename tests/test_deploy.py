@@ -27,6 +27,7 @@ SERVICE_KEYS = {
     "build", "image", "command", "entrypoint", "environment", "env_file", "ports", "volumes",
     "depends_on", "healthcheck", "restart", "networks", "user", "working_dir", "expose",
     "deploy", "labels", "logging", "secrets", "configs", "stop_grace_period", "profiles",
+    "shm_size",
 }  # fmt: skip
 HEALTHCHECK_KEYS = {
     "test",
@@ -79,7 +80,7 @@ def test_compose_file_follows_the_spec_rules_we_can_check() -> None:
         health = service.get("healthcheck")
         assert health, f"{name} has no healthcheck"
         assert set(health) <= HEALTHCHECK_KEYS
-        assert health["test"][0] in ("CMD", "CMD-SHELL", "NONE")
+        assert health.get("disable") is True or health["test"][0] in ("CMD", "CMD-SHELL", "NONE")
         for key in ("interval", "timeout", "start_period"):
             assert key not in health or DURATION.match(health[key]), (name, key)
         for mount in service.get("volumes", []):
@@ -110,3 +111,31 @@ def test_errkb_runs_beside_postgres_15_with_a_volume() -> None:
 
 def test_compose_runs_the_command_the_end_to_end_tests_run() -> None:
     assert compose()["services"]["errkb"]["command"] == SERVE
+
+
+def test_verifier_workers_join_in_their_own_profile_with_the_gpu_reservation() -> None:
+    """Issue 6: a Ray head and GPU worker nodes, not started by a plain `up`."""
+    services = compose()["services"]
+    head, worker, job = services["ray-head"], services["ray-gpu-worker"], services["verify"]
+    assert head["profiles"] == worker["profiles"] == ["verifier"]
+    assert job["profiles"] == ["verify"]
+    assert "profiles" not in services["errkb"]
+    assert "profiles" not in services["db"]
+    assert "--num-gpus=0" in head["command"]
+    assert "--address=ray-head:6379" in worker["command"]
+    (device,) = worker["deploy"]["resources"]["reservations"]["devices"]
+    assert device["driver"] == "nvidia"
+    assert device["capabilities"] == ["gpu"]
+    command = job["command"]
+    assert command[:4] == ["errkb", "verify", "--executor", "ray"]
+    assert "--post" in command
+    assert "ERRKB_VERIFY_TOKEN" in job["environment"]
+    assert all("TOKEN" not in part for part in command)  # secrets stay out of `ps`
+
+
+def test_the_nightly_schedules_run_the_compose_verify_job() -> None:
+    crontab = (REPO / "deploy" / "verify" / "crontab.example").read_text()
+    assert "docker compose --profile verify run --rm verify" in crontab
+    cronjob = yaml.safe_load((REPO / "deploy" / "verify" / "cronjob.yaml").read_text())
+    assert cronjob["kind"] == "CronJob"
+    assert cronjob["spec"]["schedule"]
