@@ -84,6 +84,34 @@ def test_e12_every_gpu_task_gets_a_fresh_worker_process(executor: RayExecutor) -
     assert os.getpid() not in seen
 
 
+def test_e11_a_task_whose_worker_dies_is_run_again_and_reported_once(
+    executor: RayExecutor, tmp_path: Path
+) -> None:
+    """E11: the first attempt kills its own Ray worker (SIGKILL); Ray re-runs the task
+    (max_retries) and the driver gets one report, from the attempt that finished."""
+    marker = tmp_path / "first-attempt"
+    source = f"""
+        import os, pathlib, signal
+        marker = pathlib.Path({str(marker)!r})
+        if not marker.exists():
+            marker.write_text(str(os.getppid()))
+            os.kill(os.getppid(), signal.SIGKILL)
+        print("worker", os.getppid())
+        raise SystemExit("SampleError: widget 3 exploded")
+    """
+    started = time.monotonic()
+    report = executor.run(job(source))
+    assert time.monotonic() - started < 60
+    repro = report.script("repro.py")
+    assert repro is not None, report
+    assert "SampleError: widget 3 exploded" in repro.output
+    killed = int(marker.read_text())
+    survivor = int(repro.output.split("worker", 1)[1].split()[0])
+    assert survivor != killed  # the report comes from a second worker process
+    with pytest.raises(ProcessLookupError):
+        os.kill(killed, 0)
+
+
 def test_task_options_follow_the_requirements() -> None:
     assert task_options(job("", processes=2, gpus=1)) == {"num_cpus": 2, "num_gpus": 1}
     assert task_options(job("")) == {"num_cpus": 1, "num_gpus": 0}
