@@ -56,7 +56,7 @@ def test_declared_length_over_the_limit_is_413_in_the_error_shape(small: TestCli
     assert response.headers["x-content-type-options"] == "nosniff"
 
 
-def test_chunked_body_over_the_limit_is_413(small: TestClient) -> None:
+def test_c2_chunked_body_over_the_limit_is_413(small: TestClient) -> None:
     def chunks() -> Iterator[bytes]:
         for _ in range(100):
             yield b"y" * KIB
@@ -76,7 +76,7 @@ def test_gzip_bomb_stops_at_the_text_limit(small: TestClient) -> None:
     assert time.perf_counter() - started < 1.0
 
 
-def test_multi_member_gzip_is_decoded_in_full(client: TestClient) -> None:
+def test_c4_multi_member_gzip_is_decoded_in_full(client: TestClient) -> None:
     cut = TRACEBACK.rindex("SampleError")
     body = gzip.compress(TRACEBACK[:cut].encode()) + gzip.compress(TRACEBACK[cut:].encode())
     response = client.post("/api/v1/match", content=body, headers={"Content-Encoding": "gzip"})
@@ -95,7 +95,7 @@ def test_multi_member_gzip_is_decoded_in_full(client: TestClient) -> None:
     ],
     ids=["stacked", "br", "zstd", "corrupt", "truncated", "not-gzip"],
 )
-def test_gzip_edge_cases(client: TestClient, encoding: str, body: bytes, status: int) -> None:
+def test_c4_gzip_edge_cases(client: TestClient, encoding: str, body: bytes, status: int) -> None:
     response = client.post("/api/v1/match", content=body, headers={"Content-Encoding": encoding})
     assert response.status_code == status
     if status == 415:
@@ -122,7 +122,9 @@ def test_gunzip_output_never_exceeds_its_limit() -> None:
     ],
     ids=["deep", "number", "duplicate-key", "top-k", "extra", "syntax"],
 )
-def test_hostile_json_is_refused_fast(client: TestClient, body: bytes, content_type: str) -> None:
+def test_c10_hostile_json_is_refused_fast(
+    client: TestClient, body: bytes, content_type: str
+) -> None:
     """Target C10: 4xx in under 200 ms, no 500, the worker alive."""
     started = time.perf_counter()
     response = client.post("/api/v1/match", content=body, headers={"Content-Type": content_type})
@@ -131,7 +133,7 @@ def test_hostile_json_is_refused_fast(client: TestClient, body: bytes, content_t
     assert client.get("/healthz").status_code == 200
 
 
-def test_a_422_never_echoes_the_input(client: TestClient) -> None:
+def test_a6_a_422_never_echoes_the_input(client: TestClient) -> None:
     """Target A6: FastAPI's default handler would return the text and the lang in 'input'."""
     secret = "hf_" + "Zq9" * 11 + "x"
     text = ("line with " + secret + "\n") * 20_000
@@ -158,7 +160,7 @@ def test_extra_key_names_are_redacted_in_validation_errors(client: TestClient) -
     ],
     ids=["two-files", "many-fields", "no-file"],
 )
-def test_multipart_abuse_is_refused(client: TestClient, files: list[object]) -> None:
+def test_c6_multipart_abuse_is_refused(client: TestClient, files: list[object]) -> None:
     """Target C6 (and a form without a log)."""
     if files:
         response = client.post("/api/v1/match", files=files)  # type: ignore[arg-type]
@@ -194,7 +196,7 @@ def test_gzip_body_that_becomes_big_needs_a_slot(small: TestClient) -> None:
     assert response.status_code == 503
 
 
-def test_rate_limit_per_client_ignores_spoofed_forwarded_for(
+def test_d4_rate_limit_per_client_ignores_spoofed_forwarded_for(
     sqlite_url: str, tmp_path: Path
 ) -> None:
     """Target D4: the burst passes, then 429 with Retry-After; X-Forwarded-For changes nothing."""
@@ -234,7 +236,7 @@ def test_token_bucket_refills_with_time() -> None:
     assert RateLimiter(0, 1).take("a") is None
 
 
-def test_identical_concurrent_logs_are_matched_once(tmp_path: Path) -> None:
+def test_d5_identical_concurrent_logs_are_matched_once(tmp_path: Path) -> None:
     """Target D5: 64 ranks post the same log at once; one match is computed."""
     metrics = make_metrics()
     holder = KbHolder(prepare_valid_kb(write_kb(tmp_path / "kb"), self_tests=False))

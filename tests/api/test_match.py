@@ -136,7 +136,7 @@ def test_default_language_setting(sqlite_url: str, tmp_path: Path) -> None:
         assert client.post("/api/v1/match", json={"text": TRACEBACK}).json()["lang"] == "zh"
 
 
-def test_json_sent_as_text_plain_is_log_text(client: TestClient) -> None:
+def test_c17_json_sent_as_text_plain_is_log_text(client: TestClient) -> None:
     """Target C17: a text/plain body is never parsed as JSON."""
     raw = json.dumps({"text": "nothing", "lang": "zh"})
     body = client.post("/api/v1/match", content=raw, headers={"Content-Type": "text/plain"}).json()
@@ -155,7 +155,7 @@ def test_json_sent_as_text_plain_is_log_text(client: TestClient) -> None:
     ],
     ids=["invalid-utf8", "nul", "bom", "utf16", "lone-surrogate"],
 )
-def test_odd_encodings_never_fail(client: TestClient, data: bytes) -> None:
+def test_c7_odd_encodings_never_fail(client: TestClient, data: bytes) -> None:
     """Target C7."""
     assert client.post("/api/v1/match", content=data).status_code == 200
 
@@ -163,7 +163,7 @@ def test_odd_encodings_never_fail(client: TestClient, data: bytes) -> None:
 CONTROLS = ["\x1b[2J", "\x1b]8;;http://evil\x07", "\x1b]0;PWNED\x07", "\x9b", "\u202e"]
 
 
-def test_control_sequences_never_reach_the_output(client: TestClient) -> None:
+def test_c8_control_sequences_never_reach_the_output(client: TestClient) -> None:
     """Target C8: neither the text nor the JSON answer carries the input's controls."""
     log = "".join(CONTROLS) + TRACEBACK.replace("exploded", "exploded" + "".join(CONTROLS))
     for fmt in ("text", "json"):
@@ -199,7 +199,7 @@ def test_match_event_is_stored_redacted_and_bounded(client: TestClient) -> None:
     assert row["kb_revision"] == body["kb_revision"]
 
 
-def test_idempotency_key_counts_a_retry_once(client: TestClient) -> None:
+def test_f5_idempotency_key_counts_a_retry_once(client: TestClient) -> None:
     headers = {"Idempotency-Key": "job-42-attempt-1"}
     first = client.post("/api/v1/match", content=UNKNOWN, headers=headers).json()
     again = client.post("/api/v1/match", content=UNKNOWN, headers=headers).json()

@@ -98,7 +98,7 @@ def test_every_app_has_its_own_registry(sqlite_url: str, tmp_path: Path) -> None
         assert 'outcome="matched"' not in second.get("/metrics").text
 
 
-def test_docs_are_local_and_the_schema_is_served(client: TestClient) -> None:
+def test_c15_docs_are_local_and_the_schema_is_served(client: TestClient) -> None:
     """Target C15: no external URL in the page; its stylesheet comes from here."""
     page = client.get("/docs")
     assert page.status_code == 200
@@ -117,7 +117,9 @@ def test_docs_can_be_turned_off(sqlite_url: str, tmp_path: Path) -> None:
         assert client.get("/openapi.json").status_code == 404
 
 
-def test_trusted_hosts_refuse_others_in_the_error_shape(sqlite_url: str, tmp_path: Path) -> None:
+def test_c18_trusted_hosts_refuse_others_in_the_error_shape(
+    sqlite_url: str, tmp_path: Path
+) -> None:
     """Target C18."""
     with app_client(sqlite_url, tmp_path, allowed_hosts=["errkb.example.org"]) as client:
         evil = client.get("/healthz", headers={"Host": "evil.example"})
@@ -128,7 +130,7 @@ def test_trusted_hosts_refuse_others_in_the_error_shape(sqlite_url: str, tmp_pat
     assert good.status_code == 200
 
 
-def test_secret_settings_never_show(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_d7_secret_settings_never_show(monkeypatch: pytest.MonkeyPatch) -> None:
     """Target D7: the database URL may hold a password."""
     monkeypatch.setenv("ERRKB_DATABASE_URL", "postgresql+psycopg://errkb:Sup3rS3cret@db/errkb")
     monkeypatch.setenv("ERRKB_ALLOWED_HOSTS", "a.example, b.example")

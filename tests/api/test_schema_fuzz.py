@@ -56,7 +56,7 @@ schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
     suppress_health_check=list(HealthCheck),
 )
 @pytest.mark.slow
-def test_every_operation_conforms_to_the_schema(case: schemathesis.Case) -> None:
+def test_d8_g4_every_operation_conforms_to_the_schema(case: schemathesis.Case) -> None:
     case.call_and_validate(
         headers={"Authorization": f"Bearer {TOKEN}"},
         excluded_checks=[positive_data_acceptance, negative_data_rejection],

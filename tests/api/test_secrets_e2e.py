@@ -63,7 +63,7 @@ def leaks(haystack: str, secrets: list[str]) -> list[str]:
 
 
 @pytest.mark.slow
-def test_no_secret_is_stored_logged_or_echoed(
+def test_a5_no_secret_is_stored_logged_or_echoed(
     db_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)

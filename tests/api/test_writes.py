@@ -45,7 +45,7 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def test_verifications_need_a_live_token_with_the_verify_scope(
+def test_d1_d2_verifications_need_a_live_token_with_the_verify_scope(
     db_client: TestClient, db_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Target D1: 401 missing / malformed / revoked, 403 wrong scope; D2: ?token= is 400."""
@@ -75,7 +75,7 @@ def test_verifications_need_a_live_token_with_the_verify_scope(
     assert "authentication failed" in caplog.text
 
 
-def test_verifications_are_idempotent_by_run_id(db_client: TestClient, db_url: str) -> None:
+def test_f4_verifications_are_idempotent_by_run_id(db_client: TestClient, db_url: str) -> None:
     token = bearer(mint(db_url, "worker", "verify"))
     first = db_client.post("/api/v1/verifications", json=RUN, headers=token)
     assert first.status_code == 201, first.text
@@ -105,7 +105,7 @@ def test_verification_free_text_is_redacted(db_client: TestClient, db_url: str) 
     assert secret not in response.text
 
 
-def test_find_token_compares_in_constant_time(db_url: str) -> None:
+def test_d3_find_token_compares_in_constant_time(db_url: str) -> None:
     """Target D3: the lookup is by hash, then hmac.compare_digest."""
     from app.store import migrate
 
@@ -175,7 +175,7 @@ def test_one_article_in_both_languages_or_the_asked_one(client: TestClient) -> N
         assert response.json()["error"]["code"] == "not_found"
 
 
-def test_reload_swaps_a_clean_kb_and_refuses_a_broken_one(
+def test_b6_reload_swaps_a_clean_kb_and_refuses_a_broken_one(
     db_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Target B6 over HTTP: 422 with the lint messages, the old KB still served."""

@@ -58,7 +58,7 @@ def test_duplicate_ids_are_reported_for_both_files(tmp_path: Path) -> None:
         (r".*RuntimeError", "starts with .* or .+"),
     ],
 )
-def test_bad_regexes_are_rejected_with_their_line(
+def test_b2_b3_bad_regexes_are_rejected_with_their_line(
     tmp_path: Path, pattern: str, expected: str
 ) -> None:
     kb_root = write_kb(tmp_path / "kb", with_signatures(error=["SampleError: ok", pattern]))
@@ -70,7 +70,7 @@ def test_bad_regexes_are_rejected_with_their_line(
     assert expected in problem.message
 
 
-def test_catastrophic_backtracking_patterns_are_accepted_by_linear_engines(
+def test_b1_catastrophic_backtracking_patterns_are_accepted_by_linear_engines(
     tmp_path: Path,
 ) -> None:
     """(a+)+ is harmless in RE2/Hyperscan; it loads when it carries a real literal (B1)."""
@@ -78,7 +78,7 @@ def test_catastrophic_backtracking_patterns_are_accepted_by_linear_engines(
     assert problem_lines(kb_root) == []
 
 
-def test_too_many_patterns(tmp_path: Path) -> None:
+def test_b3_too_many_patterns(tmp_path: Path) -> None:
     patterns = [f"SampleError number {i}" for i in range(21)]
     kb_root = write_kb(tmp_path / "kb", with_signatures(error=patterns, context=[]))
     assert any("21 regexes (at most 20 per article)" in m for m in problem_lines(kb_root))

@@ -76,7 +76,9 @@ def sqlite_server(tmp_path: Path) -> Server:
     stop(running)
 
 
-def test_200mb_upload_is_refused_before_it_is_sent(sqlite_server: Server, tmp_path: Path) -> None:
+def test_c1_200mb_upload_is_refused_before_it_is_sent(
+    sqlite_server: Server, tmp_path: Path
+) -> None:
     """Target C1: 413 fast, and curl uploads (almost) nothing thanks to 100-continue."""
     big = tmp_path / "big.bin"
     with big.open("wb") as out:
@@ -91,7 +93,7 @@ def test_200mb_upload_is_refused_before_it_is_sent(sqlite_server: Server, tmp_pa
     assert float(seconds) < 1.0
 
 
-def test_one_gib_gzip_bomb_is_refused_fast(sqlite_server: Server, tmp_path: Path) -> None:
+def test_c3_one_gib_gzip_bomb_is_refused_fast(sqlite_server: Server, tmp_path: Path) -> None:
     """Target C3: 1 GiB of zeros (1,024 gzip members of 1 MiB, ~1 MB on the wire)."""
     member = gzip.compress(b"\0" * MIB, compresslevel=9)
     bomb = tmp_path / "bomb.gz"
@@ -113,7 +115,7 @@ def _log(size: int) -> bytes:
 
 
 @pytest.mark.slow
-def test_twenty_big_uploads_leave_healthz_fast(sqlite_server: Server, tmp_path: Path) -> None:
+def test_d6_twenty_big_uploads_leave_healthz_fast(sqlite_server: Server, tmp_path: Path) -> None:
     """Target D6: the excess gets 503 + Retry-After at once; accepted ones finish."""
     big = tmp_path / "50mb.log"
     big.write_bytes(_log(50 * MIB))
@@ -149,7 +151,7 @@ def test_twenty_big_uploads_leave_healthz_fast(sqlite_server: Server, tmp_path: 
     assert latencies[-1] < 0.5, latencies
 
 
-def test_a_10mb_log_alone_is_answered_within_half_a_second(
+def test_c5_a_10mb_log_alone_is_answered_within_half_a_second(
     sqlite_server: Server, tmp_path: Path
 ) -> None:
     """Goal P9 (measured properly by benchmarks/http.py)."""

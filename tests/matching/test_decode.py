@@ -73,7 +73,7 @@ WHOLE_INPUT = (
 
 
 @pytest.mark.parametrize("case", CASES + WHOLE_INPUT, ids=lambda c: c.name)
-def test_case_alone(case: Case) -> None:
+def test_c7_c8_case_alone(case: Case) -> None:
     result = decode(case.data)
     assert result.text == case.expected
     assert result.line_count == len(case.expected.split("\n"))
@@ -118,7 +118,7 @@ def test_a_genuine_replacement_character_is_not_counted_as_invalid() -> None:
     assert result.counts.invalid_sequences == 1
 
 
-def test_long_line_is_cut_with_a_marker_and_fits_the_limit() -> None:
+def test_c9_long_line_is_cut_with_a_marker_and_fits_the_limit() -> None:
     result = decode(b"y " * 200 + b"\nshort", max_line_chars=100)
     first, second = result.text.split("\n")
     head, marker = first.split(" …[cut ")
@@ -164,7 +164,7 @@ def test_decode_text_replaces_lone_surrogates_one_for_one() -> None:
 
 
 @pytest.mark.timeout(30)
-def test_big_inputs_stay_linear() -> None:
+def test_c9_big_inputs_stay_linear() -> None:
     """64 MiB on one line, a million progress rewrites, 300k short lines."""
     one_line = decode(b"x" * (64 << 20))
     assert one_line.line_count == 1
@@ -202,7 +202,7 @@ UTF_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
 
 @PROPS
 @given(pasted, st.integers(min_value=64, max_value=200))
-def test_decode_never_raises_and_leaves_only_text(data: bytes, max_line_chars: int) -> None:
+def test_g5_decode_never_raises_and_leaves_only_text(data: bytes, max_line_chars: int) -> None:
     result = decode(data, max_line_chars=max_line_chars)
     assert result.line_count == len(result.text.split("\n"))
     assert all(len(line) <= max_line_chars for line in result.text.split("\n"))

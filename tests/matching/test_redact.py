@@ -56,7 +56,7 @@ PLACEHOLDER_IDS = re.compile(r"\[REDACTED:[a-z0-9-]+\]")
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.rule)
-def test_case_alone(case: Case) -> None:
+def test_a2_case_alone(case: Case) -> None:
     result = redact(case.text)
     assert result.text == case.expected
     assert result.redactions
@@ -73,7 +73,7 @@ EMBEDDED = [
 
 
 @pytest.mark.parametrize(("case", "context"), EMBEDDED)
-def test_case_embedded(case: Case, context: str) -> None:
+def test_a2_case_embedded(case: Case, context: str) -> None:
     data, expected = CONTEXTS[context](case.text, case.expected)
     assert any_rule(through_pipeline(data)) == any_rule(expected)
 
@@ -82,7 +82,7 @@ def test_every_rule_has_a_table_case() -> None:
     assert {rule.id for rule in redact_rules.RULES} <= {case.rule for case in CASES}
 
 
-def test_every_rule_compiles_under_re2_and_never_matches_a_placeholder() -> None:
+def test_a11_every_rule_compiles_under_re2_and_never_matches_a_placeholder() -> None:
     options = re2.Options()
     options.log_errors = False
     placeholders = [r(rule.id) for rule in redact_rules.RULES] + [
@@ -107,11 +107,11 @@ def false_positive_lines() -> list[str]:
     return [line for line in text.split("\n") if line and not line.startswith("#")]
 
 
-def test_false_positive_corpus_is_large_enough() -> None:
+def test_a3_false_positive_corpus_is_large_enough() -> None:
     assert len(false_positive_lines()) >= 200
 
 
-def test_false_positive_lines_stay_byte_identical() -> None:
+def test_a3_false_positive_lines_stay_byte_identical() -> None:
     changed = {
         line: redact(line).text for line in false_positive_lines() if redact(line).text != line
     }
@@ -158,7 +158,7 @@ KNOWN_MISSES: tuple[Miss, ...] = (
 
 
 @pytest.mark.parametrize("miss", KNOWN_MISSES, ids=lambda m: m.why)
-def test_known_misses_are_documented_behaviour(miss: Miss) -> None:
+def test_a12_known_misses_are_documented_behaviour(miss: Miss) -> None:
     expected = miss.text if miss.output == "same" else miss.output
     assert redact(miss.text).text == expected
 
@@ -166,7 +166,7 @@ def test_known_misses_are_documented_behaviour(miss: Miss) -> None:
 # -- A7, A8, A9 ----------------------------------------------------------------
 
 
-def test_metadata_holds_rule_and_positions_but_never_the_value() -> None:
+def test_a7_metadata_holds_rule_and_positions_but_never_the_value() -> None:
     text = f"HF_TOKEN={s.HF} MASTER_ADDR=10.1.2.3 password={s.PASSWORD}"
     result = redact(text)
     assert [f.name for f in dataclasses.fields(Redaction)] == ["rule", "start", "end", "length"]
@@ -182,14 +182,14 @@ def test_metadata_holds_rule_and_positions_but_never_the_value() -> None:
         assert secret not in repr(result.counts())
 
 
-def test_same_value_same_pseudonym_and_numbering_restarts_per_call() -> None:
+def test_a8_same_value_same_pseudonym_and_numbering_restarts_per_call() -> None:
     text = "peer 10.0.0.5 -> 10.0.0.6 -> 10.0.0.5; ann@example.com, Ann@Example.com; a1.corp"
     expected = "peer <ip-1> -> <ip-2> -> <ip-1>; <email-1>, <email-1>; <host-1>"
     assert redact(text).text == expected
     assert redact("10.9.9.9 then 10.0.0.5").text == "<ip-1> then <ip-2>"
 
 
-def test_truncated_pem_key_loses_its_body_but_not_the_log_after_it() -> None:
+def test_a9_truncated_pem_key_loses_its_body_but_not_the_log_after_it() -> None:
     lines = s.PEM_BODY.split("\n")[:3]
     text = "\n".join(
         ["key dump:", "-----BEGIN PRIVATE KEY-----", *lines, "Traceback (most recent call last):"]
@@ -257,14 +257,14 @@ FAST = settings(
 
 @FAST
 @given(st.text(alphabet=st.characters(codec=None), max_size=300))
-def test_redact_never_raises_on_any_text(text: str) -> None:
+def test_g5_redact_never_raises_on_any_text(text: str) -> None:
     result = redact(text)
     assert result.text.count("\n") == text.count("\n")
 
 
 @FAST
 @given(logish)
-def test_redact_is_idempotent(text: str) -> None:
+def test_a8_g5_redact_is_idempotent(text: str) -> None:
     once = redact(text).text
     assert redact(once).text == once
 

@@ -249,7 +249,7 @@ def survivors(value: str, output: str, surroundings: str) -> list[str]:
     return found
 
 
-def test_corpus_covers_every_rule_and_is_big_enough() -> None:
+def test_a1_corpus_covers_every_rule_and_is_big_enough() -> None:
     rules = {rule.id for rule in redact_rules.RULES} - {"netrc-password-line"}  # in netrc forms
     assert rules <= {spec.rule for spec in SPECS}
     cases = sum(len(spec.forms) for spec in SPECS) * len(CONTEXTS) * VALUES_PER_RULE
@@ -258,7 +258,7 @@ def test_corpus_covers_every_rule_and_is_big_enough() -> None:
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda spec: spec.rule)
-def test_generated_secrets_never_survive(spec: Spec) -> None:
+def test_a1_generated_secrets_never_survive(spec: Spec) -> None:
     @settings(
         max_examples=VALUES_PER_RULE,
         derandomize=True,

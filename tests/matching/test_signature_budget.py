@@ -47,7 +47,7 @@ def best_of_three(run: object) -> float:
     return min(times)
 
 
-def test_every_repository_signature_stays_within_budget(repository_kb: LiveKb) -> None:
+def test_b5_every_repository_signature_stays_within_budget(repository_kb: LiveKb) -> None:
     slow = []
     inputs = adversarial_inputs("Expected all tensors")
     for signature in repository_kb.index.signatures:
@@ -60,7 +60,7 @@ def test_every_repository_signature_stays_within_budget(repository_kb: LiveKb) -
 
 
 @pytest.mark.parametrize("pattern", CATASTROPHIC)
-def test_catastrophic_shapes_load_and_stay_within_budget(pattern: str) -> None:
+def test_b1_catastrophic_shapes_load_and_stay_within_budget(pattern: str) -> None:
     article = Article.model_validate(
         {
             "id": "hostile",

@@ -30,7 +30,7 @@ def test_the_parent_folder_is_created(tmp_path: Path, sqlite_engine: Engine) -> 
     assert (tmp_path / "deep" / "er" / "errkb.db").is_file()
 
 
-def test_pragmas_are_set_on_every_connection(sqlite_engine: Engine) -> None:
+def test_f1_pragmas_are_set_on_every_connection(sqlite_engine: Engine) -> None:
     readers = reader(sqlite_engine)  # two deferred transactions may be open at once
     for _ in range(2):  # and connections coming back from the pool keep the PRAGMAs
         with readers.connect() as a, readers.connect() as b:
@@ -74,7 +74,7 @@ def test_a_reader_does_not_block_a_writer(sqlite_engine: Engine) -> None:
         assert time.monotonic() - started < 1
 
 
-def test_read_then_write_transactions_never_see_busy(sqlite_engine: Engine) -> None:
+def test_f3_read_then_write_transactions_never_see_busy(sqlite_engine: Engine) -> None:
     """Deferred read-then-write transactions fail at once with SQLITE_BUSY; these must not."""
     errors: list[BaseException] = []
 

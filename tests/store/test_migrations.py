@@ -32,7 +32,7 @@ def _tables(url: str) -> set[str]:
         engine.dispose()
 
 
-def test_upgrade_downgrade_upgrade(db_url: str) -> None:
+def test_f6_upgrade_downgrade_upgrade(db_url: str) -> None:
     assert migrate.current(db_url) is None
     migrate.upgrade(db_url)
     assert migrate.current(db_url) == migrate.head()
@@ -46,7 +46,7 @@ def test_upgrade_downgrade_upgrade(db_url: str) -> None:
     assert migrate.current(db_url) == migrate.head()
 
 
-def test_schema_after_upgrade_equals_the_metadata(db_url: str) -> None:
+def test_f6_schema_after_upgrade_equals_the_metadata(db_url: str) -> None:
     engine = make_engine(db_url)
     try:
         assert _diffs(engine), "the comparison must see an empty database as different"

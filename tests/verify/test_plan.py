@@ -42,7 +42,7 @@ def test_every_article_with_a_repro_is_planned_when_no_id_is_given() -> None:
     assert plan.refused == ()
 
 
-def test_an_infeasible_article_is_unverifiable_with_the_reason_at_once() -> None:
+def test_e10_an_infeasible_article_is_unverifiable_with_the_reason_at_once() -> None:
     """E10: never left pending, for want of GPUs or of CPUs on one host."""
     plan = make_plan(ARTICLES, ["gpu-two"], CPU_HOST)
     assert plan.runs == ()

@@ -48,7 +48,7 @@ def test_paste_page_is_a_form_that_works_without_script(client: TestClient) -> N
     assert "redacted" in html
 
 
-def test_pages_carry_a_strict_csp_and_no_inline_script_or_style(client: TestClient) -> None:
+def test_c14_pages_carry_a_strict_csp_and_no_inline_script_or_style(client: TestClient) -> None:
     """Target C14: script-src 'self' only, so no inline script, handler or style attribute."""
     _, result = paste_and_open(client, TRACEBACK)
     for page in (client.get("/"), result, client.get("/articles"), client.get("/unmatched")):

@@ -25,14 +25,14 @@ PAYLOADS = (
 )
 
 
-def test_every_template_is_autoescaped() -> None:
+def test_c12_every_template_is_autoescaped() -> None:
     env = environment()
     assert env.autoescape is True
     rendered = env.from_string("{{ x }}").render(x="<b>&</b>")
     assert rendered == "&lt;b&gt;&amp;&lt;/b&gt;"
 
 
-def test_pasted_markup_stays_text_on_the_result_page(client: TestClient) -> None:
+def test_c11_pasted_markup_stays_text_on_the_result_page(client: TestClient) -> None:
     log = (
         "Traceback (most recent call last):\n"
         '  File "/work/x.py", line 1, in <module>\n'
@@ -58,7 +58,7 @@ def test_search_and_parameters_are_escaped(client: TestClient) -> None:
     assert 'value="&#34;&gt;&lt;img src=x onerror=alert(2)&gt;"' in html
 
 
-def test_markdown_is_rendered_safely() -> None:
+def test_c13_markdown_is_rendered_safely() -> None:
     html = render_markdown(
         "**bold** <script>alert(1)</script> [x](javascript:alert(1)) "
         "<img src=x onerror=alert(2)> [ok](https://example.org)\n\n"
@@ -115,7 +115,9 @@ def _feedback(client: TestClient, link: str, token: str, **headers: str) -> int:
     return answer.status_code
 
 
-def test_feedback_needs_the_same_origin_and_the_token(db_client: TestClient, db_url: str) -> None:
+def test_c16_feedback_needs_the_same_origin_and_the_token(
+    db_client: TestClient, db_url: str
+) -> None:
     link, page = paste_and_open(db_client, TRACEBACK)
     token = csrf_of(page)
     assert _feedback(db_client, link, token, Origin="https://evil.example") == 403
