@@ -85,7 +85,7 @@ def full_plan(minutes: float) -> Plan:
     return Plan(warmup, total - warmup, big_logs=((5_000_000, 10.0), (50_000_000, 60.0)))
 
 
-def ci_plan(seconds: float = 45.0) -> Plan:
+def ci_plan(seconds: float = 35.0) -> Plan:
     """The test suite's short run: 5 MB logs and a 20 MB one instead of 50 MB."""
     return Plan(10.0, seconds - 10.0, big_logs=((5_000_000, 10.0), (20_000_000, 30.0)))
 
