@@ -1,0 +1,71 @@
+"""The short soak (target G3): ``benchmarks.soak`` for 35 s against a real ``errkb serve``.
+
+The same code as ``make soak``, with 5 MB and 20 MB gzip logs instead of
+50 MB, on SQLite and (with ``ERRKB_TEST_POSTGRES_URL``) on PostgreSQL. The
+checks themselves are tested on made-up reports, so that a checker that
+never complains cannot pass for a healthy server.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks.soak import ci_plan, lines, soak, violations
+
+PLAN = ci_plan(35.0)
+
+
+@pytest.mark.slow
+def test_short_soak_meets_g3(db_url: str, tmp_path: Path) -> None:
+    report = soak(db_url, tmp_path, PLAN, database=db_url.split(":", 1)[0])
+    text = "\n".join(lines(report))
+    assert report["violations"] == [], text
+    kinds = report["kinds"]
+    # every stream ran for the whole run, not only at its start
+    assert kinds["match"]["requests"] >= PLAN.soak_s / PLAN.match_every_s / 2, text
+    assert kinds["feedback"]["statuses"].get("201", 0) >= 10, text
+    assert kinds["big-5MB"]["requests"] >= 4, text
+    assert kinds["healthz"]["requests"] >= PLAN.warmup_s + PLAN.soak_s - 5, text
+    assert 0 < report["rss_warm_mb"] <= report["rss_peak_mb"], text
+
+
+def healthy_report() -> dict[str, Any]:
+    row = {"requests": 10, "statuses": {"200": 10}, "p50_ms": 5.0, "p95_ms": 9.0, "p99_ms": 20.0}
+    kinds = ("match", "match-repeat", "feedback", "healthz", "page-list", "page-article")
+    kinds += ("page-search", "big-5MB", "big-20MB")
+    return {
+        "kinds": {kind: dict(row) for kind in kinds},
+        "failures": {},
+        "rss_warm_mb": 100.0,
+        "rss_end_mb": 109.0,
+        "healthz_max_ms": 40.0,
+    }
+
+
+def test_the_checks_pass_a_healthy_report() -> None:
+    assert violations(healthy_report(), PLAN) == []
+
+
+@pytest.mark.parametrize(
+    ("change", "complaint"),
+    [
+        ({"failures": {"match: 500": 2}}, "2 × match: 500"),
+        ({"rss_end_mb": 111.0}, "RSS grew 11%"),
+        ({"healthz_max_ms": 100.0}, "/healthz took 100 ms"),
+    ],
+)
+def test_the_checks_catch_a_violation(change: dict[str, Any], complaint: str) -> None:
+    report = healthy_report() | change
+    assert any(complaint in found for found in violations(report, PLAN))
+
+
+def test_the_checks_catch_a_slow_tail_and_a_silent_stream() -> None:
+    report = healthy_report()
+    report["kinds"]["match"]["p99_ms"] = 51.0
+    report["kinds"]["big-20MB"]["statuses"] = {"503": 3}
+    found = violations(report, PLAN)
+    assert "match p99 51.0 ms > 10 × p50 5.0 ms" in found
+    assert "big-20MB: no successful answer" in found
