@@ -78,7 +78,9 @@ def _consistent(db_url: str) -> dict[str, int]:
     return {"events": int(events), "unmatched": int(unmatched)}
 
 
-def test_f9_g7_sigkill_during_writes_leaves_a_consistent_database(db_url: str, tmp_path: Path) -> None:
+def test_f9_g7_sigkill_during_writes_leaves_a_consistent_database(
+    db_url: str, tmp_path: Path
+) -> None:
     env = {"ERRKB_RATE_LIMIT_PER_MINUTE": "0", "ERRKB_CACHE_SECONDS": "0"}
     server = start(db_url, tmp_path, **env)
     sent: list[int] = []
