@@ -190,9 +190,12 @@ def serve(
 
     from app.http.logs import log_config
     from app.store import migrate
+    from app.store.engine import check_sqlite_placement
 
     settings = _settings(host=host, port=port)
-    migrate.upgrade(settings.database_url.get_secret_value(), "head")
+    url = settings.database_url.get_secret_value()
+    check_sqlite_placement(url, replicas=settings.replicas)  # before migrating it (F7)
+    migrate.upgrade(url, "head")
     uvicorn.run(
         "app.main:create_app_from_env",
         factory=True,

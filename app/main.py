@@ -28,13 +28,14 @@ from app.previews import stored_event_review
 from app.runner import MatchRunner
 from app.services import KbHolder, Reloader, Services
 from app.settings import Settings
-from app.store.engine import make_engine
+from app.store.engine import check_sqlite_placement, make_engine
 
 VERSION = "0.1.0"
 
 
 def _services(settings: Settings, metrics: Metrics) -> Services:
     """Load the KB (refusing a bad one), open the engine, build the runner."""
+    check_sqlite_placement(settings.database_url.get_secret_value(), replicas=settings.replicas)
     kb = KbHolder(prepare_valid_kb(settings.kb_path, index_dir=settings.index_dir))
     gc.freeze()  # the KB and index live forever: keep them out of every collection
     engine = make_engine(settings.database_url.get_secret_value())

@@ -129,6 +129,14 @@ class Settings(BaseSettings):
         default=True,
         description="Serve the API reference at /docs (local page, no CDN) and /openapi.json.",
     )
+    replicas: int = Field(
+        default=1,
+        ge=1,
+        description=(
+            "How many errkb instances share the database; more than one needs PostgreSQL "
+            "(SQLite refuses to start, target F7)."
+        ),
+    )
     stale_after_days: int = Field(
         default=90,
         ge=0,

@@ -25,11 +25,59 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine, make_url
 
+from app.errors import ConfigError
+
 BUSY_TIMEOUT_MS = 5000
 PG_CONNECT_TIMEOUT_S = 5
 BEGIN_OPTION = "errkb_sqlite_begin"
 """Execution option naming how a SQLite transaction begins: IMMEDIATE (default) or DEFERRED."""
 _BEGIN_MODES = frozenset({"IMMEDIATE", "DEFERRED"})
+
+
+NETWORK_FILESYSTEMS = frozenset(
+    {"nfs", "nfs4", "cifs", "smb3", "smbfs", "fuse.sshfs", "9p", "ceph", "glusterfs", "afs"}
+)
+"""Where SQLite's locks do not hold: WAL needs shared memory on one host (target F7)."""
+
+
+def check_sqlite_placement(url: str, *, replicas: int, mounts: str | None = None) -> None:
+    """Refuse SQLite for several replicas or on a network filesystem, with the reason."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database:
+        return
+    if replicas > 1:
+        raise ConfigError(
+            f"SQLite serves one replica; ERRKB_REPLICAS={replicas} needs PostgreSQL "
+            "(ERRKB_DATABASE_URL=postgresql+psycopg://...)"
+        )
+    if parsed.database == ":memory:" or parsed.database.startswith("file:"):
+        return
+    folder = Path(parsed.database).resolve().parent
+    kind = _filesystem_of(folder, mounts)
+    if kind in NETWORK_FILESYSTEMS:
+        raise ConfigError(
+            f"the SQLite database is on a {kind} filesystem ({folder}): its locks do not "
+            "hold there; put it on a local disk or use PostgreSQL"
+        )
+
+
+def _filesystem_of(folder: Path, mounts: str | None) -> str | None:
+    """The filesystem type of the longest mount point above ``folder`` (Linux /proc)."""
+    if mounts is None:
+        try:
+            mounts = Path("/proc/self/mounts").read_text()
+        except OSError:
+            return None
+    best, kind = -1, None
+    for line in mounts.splitlines():
+        fields = line.split()
+        if len(fields) < 3:
+            continue
+        point = fields[1].replace("\\040", " ")
+        inside = folder == Path(point) or Path(point) in folder.parents
+        if inside and len(point) > best:
+            best, kind = len(point), fields[2]
+    return kind
 
 
 def make_engine(url: str, *, foreign_keys: bool = True) -> Engine:

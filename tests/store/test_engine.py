@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -13,8 +16,9 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
+from app.errors import ConfigError
 from app.store import migrate
-from app.store.engine import make_engine, ping, reader
+from app.store.engine import check_sqlite_placement, make_engine, ping, reader
 
 
 @pytest.fixture
@@ -112,3 +116,43 @@ def test_ping(engine: Engine) -> None:
         assert ping(down) is False
     finally:
         down.dispose()
+
+
+MOUNTS = (
+    "/dev/vda / ext4 rw 0 0\n"
+    "server:/export /srv/shared nfs4 rw 0 0\n"
+    "//nas/errkb /mnt/nas cifs rw 0 0\n"
+    "tmpfs /srv/shared/local tmpfs rw 0 0\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("path", "refused"),
+    [
+        ("/var/errkb/errkb.db", None),
+        ("/srv/shared/errkb.db", "nfs4 filesystem"),
+        ("/mnt/nas/db/errkb.db", "cifs filesystem"),
+        ("/srv/shared/local/errkb.db", None),  # the longest mount point wins
+    ],
+)
+def test_f7_sqlite_on_a_network_filesystem_is_refused(path: str, refused: str | None) -> None:
+    url = f"sqlite:///{path}"
+    if refused is None:
+        check_sqlite_placement(url, replicas=1, mounts=MOUNTS)
+        return
+    with pytest.raises(ConfigError, match=refused):
+        check_sqlite_placement(url, replicas=1, mounts=MOUNTS)
+
+
+def test_f7_sqlite_for_several_replicas_is_refused_before_anything_starts(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="ERRKB_REPLICAS=2 needs PostgreSQL"):
+        check_sqlite_placement(f"sqlite:///{tmp_path / 'x.db'}", replicas=2)
+    check_sqlite_placement("postgresql+psycopg://u@h/db", replicas=8)
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", "serve"],
+        env={**os.environ, "ERRKB_REPLICAS": "2", "ERRKB_DATABASE_URL": f"sqlite:///{tmp_path}/e.db"},
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "needs PostgreSQL" in done.stderr
+    assert not (tmp_path / "e.db").exists()  # refused before migrating
