@@ -144,6 +144,30 @@ def schema() -> None:
     typer.echo(json.dumps(article_json_schema(), indent=2, ensure_ascii=False))
 
 
+@db_cli.command("purge")
+def db_purge(
+    days: Annotated[int | None, typer.Option(min=1, help="Default: ERRKB_RETENTION_DAYS.")] = None,
+    database_url: UrlOption = None,
+) -> None:
+    """Delete match events, their feedback and unmatched clusters older than N days (F11)."""
+    from datetime import timedelta
+
+    from app.learning import purge_stored
+    from app.store.engine import make_engine
+    from app.store.tables import utcnow
+
+    settings = _settings(database_url=database_url)
+    keep = days or settings.retention_days
+    if keep <= 0:
+        raise InputError("retention is off (ERRKB_RETENTION_DAYS=0): pass --days N")
+    engine = make_engine(settings.database_url.get_secret_value())
+    try:
+        purged = purge_stored(engine, before=utcnow() - timedelta(days=keep))
+    finally:
+        engine.dispose()
+    typer.echo(f"purged {purged.events} match event(s) and {purged.clusters} cluster(s)")
+
+
 @db_cli.command("upgrade")
 def db_upgrade(
     revision: Annotated[str, typer.Argument(help="Target revision.")] = "head",

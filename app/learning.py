@@ -20,7 +20,7 @@ import threading
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -30,13 +30,14 @@ from app.matching.events_model import Event
 from app.matching.normalize import fingerprint
 from app.matching.result import MatchResult
 from app.metrics import Metrics
-from app.store.queries import record_match_events
+from app.store.queries import Purged, purge_before, record_match_events
 from app.store.tables import utcnow
 
 log = logging.getLogger(__name__)
 
 EXCERPT_BYTES = 8 * 1024
 SAMPLE_BYTES = 2 * 1024
+PURGE_EVERY = timedelta(hours=1)
 NO_EVENT = hashlib.sha256(b"errkb:no-event").hexdigest()
 """Fingerprint of a log in which no error event was found."""
 
@@ -115,6 +116,12 @@ def store_sighting(engine: Engine, sighting: Sighting, *, seen_at: datetime) -> 
     return store_sightings(engine, [(sighting, seen_at)])[0]
 
 
+def purge_stored(engine: Engine, *, before: datetime) -> Purged:
+    """Delete what was stored before ``before`` (events with their feedback, old clusters)."""
+    with Session(engine) as session:
+        return purge_before(session, before=before)
+
+
 def _row(sighting: Sighting, seen_at: datetime) -> dict[str, Any]:
     row: dict[str, Any] = {
         "fingerprint": sighting.fingerprint,
@@ -150,9 +157,11 @@ class Recorder:
     retried one by one, so a bad row costs only its own request's event id.
     """
 
-    def __init__(self, engine: Engine, metrics: Metrics) -> None:
+    def __init__(self, engine: Engine, metrics: Metrics, *, retention_days: int = 0) -> None:
         self.engine = engine
         self.metrics = metrics
+        self.retention = timedelta(days=retention_days) if retention_days > 0 else None
+        self._purged_at: datetime | None = None
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="errkb-writer")
         self._lock = threading.Lock()
         self._queued: list[tuple[Sighting, datetime, Future[int]]] = []
@@ -182,6 +191,22 @@ class Recorder:
             return
         for (_, _, job), event_id in zip(batch, ids, strict=True):
             job.set_result(event_id)
+        self._purge_now_and_then(utcnow())
+
+    def _purge_now_and_then(self, now: datetime) -> None:
+        """Retention (F11): at most hourly, on the writer thread, after a group is stored."""
+        if self.retention is None:
+            return
+        if self._purged_at is not None and now - self._purged_at < PURGE_EVERY:
+            return
+        self._purged_at = now
+        try:
+            purged = purge_stored(self.engine, before=now - self.retention)
+        except Exception as exc:  # a failed purge is retried at the next chance
+            log.warning("retention purge failed: %s", type(exc.__cause__ or exc).__name__)
+            return
+        if purged.events or purged.clusters:
+            log.info("retention: %d event(s), %d cluster(s) purged", *vars(purged).values())
 
     def _one_by_one(self, batch: list[tuple[Sighting, datetime, Future[int]]]) -> None:
         for sighting, seen_at, job in batch:

@@ -42,7 +42,7 @@ def _services(settings: Settings, metrics: Metrics) -> Services:
     runner = MatchRunner(
         kb=kb,
         metrics=metrics,
-        recorder=Recorder(engine, metrics),
+        recorder=Recorder(engine, metrics, retention_days=settings.retention_days),
         big_body_bytes=settings.big_body_bytes,
         big_match_slots=settings.big_match_slots,
         cache_seconds=settings.cache_seconds,

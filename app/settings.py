@@ -129,6 +129,14 @@ class Settings(BaseSettings):
         default=True,
         description="Serve the API reference at /docs (local page, no CDN) and /openapi.json.",
     )
+    retention_days: int = Field(
+        default=180,
+        ge=0,
+        description=(
+            "Match events (with their feedback) and unmatched clusters older than this are "
+            "purged, hourly while serving and by `errkb db purge`; 0 keeps them (F11)."
+        ),
+    )
     replicas: int = Field(
         default=1,
         ge=1,

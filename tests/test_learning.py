@@ -5,15 +5,18 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import threading
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, func, select
 
-from app.learning import Recorder, Sighting
+from app.learning import Recorder, Sighting, store_sightings
 from app.metrics import make_metrics
 from app.store.engine import reader
-from app.store.tables import MatchEvent
+from app.store.queries import list_unmatched, record_feedback
+from app.store.tables import Feedback, MatchEvent
 
 SIGHTING = Sighting(
     fingerprint="d" * 64,
@@ -74,3 +77,40 @@ def test_a_bad_sighting_costs_only_its_own_event(engine: Engine) -> None:
     assert ids[2] is not None
     assert _stored(engine) == 2
     assert metrics.persistence_failures._value.get() == 1
+
+
+def test_f11_retention_purges_old_events_with_their_feedback_and_old_clusters(
+    engine: Engine,
+) -> None:
+    """F11 with a frozen clock: what is older than the window goes, the rest stays."""
+    now = datetime(2026, 11, 24, 12, tzinfo=UTC)
+    old, recent = now - timedelta(days=200), now - timedelta(days=10)
+    unknown = Sighting(
+        fingerprint="f" * 64,
+        excerpt="ValueError: flux",
+        top_article_id=None,
+        score=None,
+        client_kind="curl",
+        lang="en",
+        input_bytes=10,
+        event_count=1,
+        duration_ms=1.0,
+        kb_revision="r",
+        unmatched_exception="ValueError",
+    )
+    gone, kept = store_sightings(
+        engine, [(unknown, old), (replace(unknown, fingerprint="e" * 64), recent)]
+    )
+    with Session(engine) as session:
+        record_feedback(session, match_event_id=gone, verdict="wrong")
+        record_feedback(session, match_event_id=kept, verdict="wrong")
+    recorder = Recorder(engine, make_metrics(), retention_days=180)
+    try:
+        recorder._purge_now_and_then(now)
+        recorder._purge_now_and_then(now + timedelta(minutes=5))  # at most hourly: no-op
+    finally:
+        recorder.close()
+    with Session(engine) as session:
+        assert session.exec(select(MatchEvent.id)).all() == [kept]
+        assert [f.match_event_id for f in session.exec(select(Feedback)).all()] == [kept]
+        assert [c.fingerprint for c in list_unmatched(session)] == ["e" * 64]

@@ -254,6 +254,26 @@ def _count_unmatched(
     return count
 
 
+@dataclass(frozen=True)
+class Purged:
+    events: int
+    clusters: int
+
+
+@_guarded
+def purge_before(session: Session, *, before: datetime) -> Purged:
+    """Delete match events (their feedback goes with them) and clusters last seen before
+    ``before``: the retention job (target F11). One transaction."""
+    cutoff = _aware(before, "before")
+    events = session.execute(sa.delete(MatchEvent).where(col(MatchEvent.created_at) < cutoff))
+    clusters = session.execute(
+        sa.delete(UnmatchedCluster).where(col(UnmatchedCluster.last_seen) < cutoff)
+    )
+    counts = (getattr(events, "rowcount", 0), getattr(clusters, "rowcount", 0))
+    _done(session)
+    return Purged(int(counts[0] or 0), int(counts[1] or 0))
+
+
 @_guarded
 def list_unmatched(session: Session, *, limit: int = 50, offset: int = 0) -> list[UnmatchedCluster]:
     """The unmatched clusters, most frequent first (then most recent): the KB's to-do list."""
