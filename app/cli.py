@@ -144,6 +144,18 @@ def schema() -> None:
     typer.echo(json.dumps(article_json_schema(), indent=2, ensure_ascii=False))
 
 
+@db_cli.command("backup")
+def db_backup(
+    target: Annotated[Path, typer.Argument(help="The backup file to write (never overwritten).")],
+    database_url: UrlOption = None,
+) -> None:
+    """A consistent copy while errkb runs: VACUUM INTO for SQLite, pg_dump for PostgreSQL."""
+    from app.store.backup import backup
+
+    size = backup(_database_url(database_url), target)
+    typer.echo(f"backup written: {target} ({size} bytes)")
+
+
 @db_cli.command("purge")
 def db_purge(
     days: Annotated[int | None, typer.Option(min=1, help="Default: ERRKB_RETENTION_DAYS.")] = None,
