@@ -28,7 +28,7 @@ $(UV):
 	$(TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)"
 
 install: $(UV)
-	$(UV) sync --locked --no-dev --python $(PYTHON)
+	$(UV) sync --locked --no-dev --inexact --python $(PYTHON)
 
 install-dev: $(UV)
 	$(UV) sync --locked --all-extras --python $(PYTHON)
