@@ -374,17 +374,9 @@ def environment_key(environment: dict[str, Any] | None) -> str:
     return json.dumps(chosen, sort_keys=True, default=str)
 
 
-@_guarded
 def latest_per_environment(session: Session, *, article_id: str) -> list[VerificationRun]:
     """The newest run of an article in each environment, newest first (issue 6)."""
-    query = (
-        select(VerificationRun)
-        .where(VerificationRun.article_id == article_id)
-        .order_by(col(VerificationRun.started_at).desc(), col(VerificationRun.id).desc())
-        .limit(HISTORY)
-    )
-    rows = list(session.exec(query))
-    _done(session, rows)
+    rows = latest_verifications(session, article_id=article_id, limit=HISTORY)
     latest: dict[str, VerificationRun] = {}
     for run in rows:
         latest.setdefault(environment_key(run.environment), run)
