@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks.soak import ci_plan, lines, soak, violations
+from benchmarks.soak import ci_plan, full_plan, lines, soak, violations
 
 PLAN = ci_plan(35.0)
 
@@ -59,7 +59,14 @@ def test_the_checks_pass_a_healthy_report() -> None:
 )
 def test_the_checks_catch_a_violation(change: dict[str, Any], complaint: str) -> None:
     report = healthy_report() | change
-    assert any(complaint in found for found in violations(report, PLAN))
+    assert any(complaint in found for found in violations(report, full_plan(10)))
+
+
+def test_the_short_run_only_catches_gross_growth() -> None:
+    """35 s cannot tell the allocator settling from a leak: 26 % passes, 51 % does not."""
+    assert violations(healthy_report() | {"rss_end_mb": 126.0}, PLAN) == []
+    found = violations(healthy_report() | {"rss_end_mb": 151.0}, PLAN)
+    assert found == ["RSS grew 51% after warm-up (limit 50%)"]
 
 
 def test_the_checks_catch_a_slow_tail_and_a_silent_stream() -> None:
