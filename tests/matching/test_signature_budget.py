@@ -13,6 +13,8 @@ import time
 
 import pytest
 import re2
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.articles.model import Article
 from app.articles.patterns import re2_options
@@ -78,3 +80,36 @@ def test_b1_catastrophic_shapes_load_and_stay_within_budget(pattern: str) -> Non
         data = text.encode()
         assert best_of_three(lambda d=data: index.scan(d)) < BUDGET_S
         assert best_of_three(lambda t=text: index.spans(0, t)) < BUDGET_S
+
+
+# -- B7: random patterns that lint accepts, on random text ---------------------------------
+
+_ATOMS = st.sampled_from(["a", "b", "ab", r"\w", r"\s", r"\d", ".", "[ab]", "[^a]", "Error"])
+
+
+@st.composite
+def _patterns(draw: st.DrawFn, depth: int = 0) -> str:
+    """Small regexes from a grammar RE2 accepts: nesting, alternation, repetition."""
+    if depth > 2 or draw(st.booleans()):
+        piece = draw(_ATOMS)
+    else:
+        inner = [draw(_patterns(depth + 1)) for _ in range(draw(st.integers(1, 3)))]
+        piece = "(" + draw(st.sampled_from(["", "?:"])) + "|".join(inner) + ")"
+    return piece + draw(st.sampled_from(["", "*", "+", "?", "{2,5}", "+?"]))
+
+
+@given(
+    pattern=st.lists(_patterns(), min_size=1, max_size=4).map("".join),
+    unit=st.text(alphabet="ab \tE0rro", min_size=1, max_size=8),
+    length=st.integers(1, 64 * 1024),
+)
+@settings(max_examples=60, deadline=None)
+def test_b7_random_patterns_stay_linear_on_random_input(
+    pattern: str, unit: str, length: int
+) -> None:
+    try:
+        compiled = re2.compile(pattern, re2_options())
+    except re2.error:
+        return  # RE2 refuses it: lint would too
+    text = (unit * (length // len(unit) + 1))[:length] + "!"
+    assert best_of_three(lambda: compiled.search(text)) < BUDGET_S
