@@ -9,6 +9,7 @@ active: the pages and ``/metrics`` stay up, the reason says why.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import datetime
 
 from sqlalchemy.engine import Engine
@@ -39,7 +40,7 @@ def article_lifecycles(
     states: dict[str, Lifecycle] = {}
     for article_id, loaded in live.kb.articles.items():
         known = evidence.get(article_id, Evidence())
-        known = Evidence(known.latest_outcome, known.latest_run_at, known.last_hit_at, since)
+        known = replace(known, counting_since=since)
         states[article_id] = lifecycle(
             loaded.article.status, known, now=when, stale_after_days=stale_after_days
         )

@@ -34,6 +34,7 @@ class Metrics:
     persistence_failures: Counter
     kb_articles: Gauge
     article_states: Gauge
+    articles_flagged: Gauge
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
@@ -96,6 +97,12 @@ def make_metrics() -> Metrics:
             "errkb_articles_by_state",
             "Articles per lifecycle state (draft, active, verified, stale, retired).",
             ("state",),
+            registry=registry,
+        ),
+        articles_flagged=Gauge(
+            "errkb_articles_flagged",
+            "Articles whose latest verifier run in some environment says stale or drifted.",
+            ("reason",),
             registry=registry,
         ),
     )

@@ -135,7 +135,76 @@ def test_verifier_workers_join_in_their_own_profile_with_the_gpu_reservation() -
 
 def test_the_nightly_schedules_run_the_compose_verify_job() -> None:
     crontab = (REPO / "deploy" / "verify" / "crontab.example").read_text()
-    assert "docker compose --profile verify run --rm verify" in crontab
+    assert "docker compose --profile verifier --profile verify run --rm verify" in crontab
     cronjob = yaml.safe_load((REPO / "deploy" / "verify" / "cronjob.yaml").read_text())
     assert cronjob["kind"] == "CronJob"
     assert cronjob["spec"]["schedule"]
+
+
+COMPOSE_COMMAND = re.compile(r"docker compose((?: --profile [\w.-]+)*) (up|run)\b([^`>\n]*)")
+DOCUMENTS = (
+    "docker-compose.yml",
+    "README.md",
+    "docs/verification.md",
+    "deploy/verify/README.md",
+    "deploy/verify/crontab.example",
+)
+
+
+def _targets(services: dict[str, Any], verb: str, rest: str, enabled: set[str]) -> list[str]:
+    """The services a command names: `run [--rm] NAME`, or `up` of every enabled service."""
+    words = [w for w in rest.split() if not w.startswith("-") and not w.isdigit()]
+    if verb == "run":
+        return words[:1]
+    named = [w for w in words if w in services]
+    active = [n for n, s in services.items() if _active(s, enabled)]
+    return named or active
+
+
+def _active(service: dict[str, Any], enabled: set[str]) -> bool:
+    profiles = set(service.get("profiles", ()))
+    return not profiles or bool(profiles & enabled)
+
+
+def _dependencies(services: dict[str, Any], name: str) -> set[str]:
+    found: set[str] = set()
+    waiting = [name]
+    while waiting:
+        for needed in services[waiting.pop()].get("depends_on", {}):
+            if needed not in found:
+                found.add(needed)
+                waiting.append(needed)
+    return found
+
+
+def test_every_documented_compose_command_enables_the_profiles_its_services_need() -> None:
+    """Compose enables a targeted service's own profile, never its dependencies' (compose-spec,
+    profiles): `--profile verify run verify` alone would miss ray-head, in profile verifier."""
+    services = compose()["services"]
+    seen = 0
+    for document in DOCUMENTS:
+        text = (REPO / document).read_text(encoding="utf-8")
+        for flags, verb, rest in COMPOSE_COMMAND.findall(text):
+            enabled = set(flags.split()[1::2])
+            for target in _targets(services, verb, rest, enabled):
+                assert target in services, (document, target)
+                seen += 1
+                for needed in _dependencies(services, target):
+                    assert _active(services[needed], enabled), (document, target, needed)
+    assert seen >= 4  # up, --profile verifier up, and the nightly run in two places
+
+
+def test_the_gpu_worker_reserves_nvidia_gpus_and_only_the_head_builds_the_image() -> None:
+    """A GPU node takes its host's GPUs (count: all) through the NVIDIA device reservation;
+    the other verifier services reuse the image the head builds (no second build)."""
+    services = compose()["services"]
+    worker = services["ray-gpu-worker"]
+    reservation = worker["deploy"]["resources"]["reservations"]
+    nvidia = {"driver": "nvidia", "count": "all", "capabilities": ["gpu"]}
+    assert reservation == {"devices": [nvidia]}
+    assert "build" in services["ray-head"]
+    image = services["ray-head"]["image"]
+    assert worker["image"] == services["verify"]["image"] == image
+    assert "devices" not in str(services["ray-head"].get("deploy", {}))  # the head takes no GPU
+    for needed in ("ray-head", "errkb"):  # the cluster it drives, the service it posts to
+        assert services["verify"]["depends_on"][needed]["condition"] == "service_healthy"

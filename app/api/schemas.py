@@ -121,6 +121,11 @@ class LifecycleOut(BaseModel):
     state: LifecycleState = Field(description="draft, active, verified, stale or retired.")
     reason: str = Field(description="Why, in a few words.")
     since: datetime | None = Field(description="Since when, where the reason has a date.")
+    flag: Literal["stale", "drifted"] | None = Field(
+        default=None,
+        description="The verifier outcome that made the article stale: the latest run "
+        "in some environment says stale or drifted.",
+    )
 
 
 class ArticleBrief(BaseModel):
@@ -146,6 +151,10 @@ class VerificationOut(BaseModel):
     content_hash: str
     outcome: Outcome
     environment: dict[str, Any]
+    environment_key: str = Field(
+        description="Runs with the same key share an environment (Python minor, torch, CUDA, "
+        "GPU model and count, package versions): one row each in ``verifications``."
+    )
     started_at: datetime
     duration_s: float
     detail: str | None

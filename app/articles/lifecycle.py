@@ -7,8 +7,9 @@ person decides. The order of the rules below is the order of precedence.
 
 * retired: ``status: retired``; kept for history, never matched.
 * draft: ``status: draft``; being written, not served.
-* stale: the latest verifier run says ``stale`` or ``drifted`` (the failure no
-  longer reproduces, or the signatures no longer recognise it), or the article
+* stale: the latest verifier run in some environment says ``stale`` or
+  ``drifted`` (the failure no longer reproduces there, or the signatures no
+  longer recognise it; a newer pass elsewhere does not clear it), or the article
   had no hit for ``stale_after_days`` while the service has been counting for
   at least that long (a fresh database proves nothing either way).
 * verified: the latest verifier run passed.
@@ -29,6 +30,15 @@ STALE_OUTCOMES = frozenset({"stale", "drifted"})
 
 
 @dataclass(frozen=True)
+class Flag:
+    """A run that flags an article: the newest in its environment says stale or drifted."""
+
+    outcome: str
+    at: datetime
+    environment: str  # a few words that name it, e.g. "torch 2.13.0, CUDA 12.8, 1 x H100"
+
+
+@dataclass(frozen=True)
 class Evidence:
     """What the store knows about one article; every field may be missing."""
 
@@ -36,6 +46,7 @@ class Evidence:
     latest_run_at: datetime | None = None
     last_hit_at: datetime | None = None
     counting_since: datetime | None = None  # the oldest stored match event
+    flag: Flag | None = None  # the newest flagging run among the environments' latest
 
 
 @dataclass(frozen=True)
@@ -45,6 +56,7 @@ class Lifecycle:
     state: State
     reason: str
     since: datetime | None = None
+    flag: str | None = None  # "stale" or "drifted" when a verifier run made it stale
 
     def stale_for(self, now: datetime) -> timedelta | None:
         """How long the article has been stale, or None when it is not (or nobody knows)."""
@@ -61,9 +73,13 @@ def lifecycle(
         return Lifecycle("retired", "retired by its authors")
     if status == "draft":
         return Lifecycle("draft", "a draft: not served yet")
+    if evidence.flag is not None:
+        flag = evidence.flag
+        reason = f"the latest verification on {flag.environment} says {flag.outcome}"
+        return Lifecycle("stale", reason, flag.at, flag.outcome)
     if evidence.latest_outcome in STALE_OUTCOMES:
         reason = f"the latest verification says {evidence.latest_outcome}"
-        return Lifecycle("stale", reason, evidence.latest_run_at)
+        return Lifecycle("stale", reason, evidence.latest_run_at, evidence.latest_outcome)
     quiet = _quiet_since(evidence, now=now, days=stale_after_days)
     if quiet is not None:
         return Lifecycle("stale", f"no hits for {stale_after_days} days", quiet)

@@ -34,6 +34,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, col, select
 
 from app.errors import InputError, StoreError
+from app.store.environments import environment_key
 from app.store.tables import (
     ApiToken,
     Feedback,
@@ -331,6 +332,7 @@ def record_verification(
         "outcome": outcome,
         # Round-trip through JSON so a tuple compares equal to the list stored.
         "environment": json.loads(json.dumps(environment)),
+        "environment_key": environment_key(environment),
         "started_at": _aware(started_at, "started_at"),
         "duration_s": duration_s,
         "detail": detail,
@@ -362,25 +364,35 @@ def latest_verifications(
     return rows
 
 
-ENVIRONMENT_KEYS = ("python", "torch", "cuda", "gpu_model", "gpu_count", "packages")
-"""What makes two runs' environments the same for the verification matrix (the driver,
-platform string and sandbox details vary between hosts without changing the verdict)."""
-HISTORY = 1000
-
-
-def environment_key(environment: dict[str, Any] | None) -> str:
-    """A stable key of the parts of an environment that decide an outcome."""
-    chosen = {key: (environment or {}).get(key) for key in ENVIRONMENT_KEYS}
-    return json.dumps(chosen, sort_keys=True, default=str)
-
-
+@_guarded
 def latest_per_environment(session: Session, *, article_id: str) -> list[VerificationRun]:
-    """The newest run of an article in each environment, newest first (issue 6)."""
-    rows = latest_verifications(session, article_id=article_id, limit=HISTORY)
-    latest: dict[str, VerificationRun] = {}
-    for run in rows:
-        latest.setdefault(environment_key(run.environment), run)
-    return list(latest.values())
+    """The newest run of an article in each environment, newest first (issue 6).
+
+    One query: a window over the article's runs, partitioned by the stored
+    ``environment_key`` (``app.store.environments``), keeps the first of each.
+    """
+    ranked = (
+        select(
+            col(VerificationRun.id),
+            sa.func.row_number()
+            .over(
+                partition_by=col(VerificationRun.environment_key),
+                order_by=(col(VerificationRun.started_at).desc(), col(VerificationRun.id).desc()),
+            )
+            .label("position"),
+        )
+        .where(VerificationRun.article_id == article_id)
+        .subquery()
+    )
+    query = (
+        select(VerificationRun)
+        .join(ranked, ranked.c.id == col(VerificationRun.id))
+        .where(ranked.c.position == 1)
+        .order_by(col(VerificationRun.started_at).desc(), col(VerificationRun.id).desc())
+    )
+    rows = list(session.exec(query))
+    _done(session, rows)
+    return rows
 
 
 def _token_hash(plaintext: str) -> str:

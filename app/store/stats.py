@@ -14,7 +14,8 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from app.articles.lifecycle import Evidence
+from app.articles.lifecycle import STALE_OUTCOMES, Evidence, Flag
+from app.store.environments import environment_label
 from app.store.queries import _done, _guarded
 from app.store.tables import Feedback, MatchEvent, VerificationRun
 
@@ -59,28 +60,39 @@ def get_match_event(session: Session, *, match_event_id: int) -> MatchEvent | No
 
 @_guarded
 def lifecycle_evidence(session: Session) -> tuple[dict[str, Evidence], datetime | None]:
-    """Per article: its latest verifier run and last hit; and when the store began counting.
+    """Per article: its latest verifier run, the newest flagging run among the latest run
+    of each environment, and its last hit; and when the store began counting.
 
     Three grouped queries for the whole KB, so a page or a metrics scrape
-    costs the same for 30 articles or 3,000.
+    costs the same for 30 articles or 3,000 (plus one row per environment).
     """
     latest = (
-        select(
+        sa.select(
+            col(VerificationRun.id),
             col(VerificationRun.article_id),
             col(VerificationRun.outcome),
             col(VerificationRun.started_at),
+            col(VerificationRun.environment),
             sa.func.row_number()
             .over(
-                partition_by=col(VerificationRun.article_id),
+                partition_by=(
+                    col(VerificationRun.article_id),
+                    col(VerificationRun.environment_key),
+                ),
                 order_by=(col(VerificationRun.started_at).desc(), col(VerificationRun.id).desc()),
             )
             .label("position"),
         )
     ).subquery()
     runs = session.exec(
-        select(latest.c.article_id, latest.c.outcome, latest.c.started_at).where(
-            latest.c.position == 1
+        select(
+            latest.c.article_id,
+            latest.c.outcome,
+            latest.c.started_at,
+            latest.c.environment,
         )
+        .where(latest.c.position == 1)
+        .order_by(latest.c.started_at.desc(), latest.c.id.desc())
     ).all()
     hits = session.exec(
         select(col(MatchEvent.top_article_id), sa.func.max(col(MatchEvent.created_at)))
@@ -90,8 +102,14 @@ def lifecycle_evidence(session: Session) -> tuple[dict[str, Evidence], datetime 
     since = session.exec(select(sa.func.min(col(MatchEvent.created_at)))).one()
     _done(session)
     evidence: dict[str, Evidence] = {}
-    for article_id, outcome, started_at in runs:
-        evidence[article_id] = Evidence(latest_outcome=outcome, latest_run_at=_utc(started_at))
+    for article_id, outcome, started_at, environment in runs:  # newest first
+        known = evidence.get(article_id)
+        if known is None:
+            known = Evidence(latest_outcome=outcome, latest_run_at=_utc(started_at))
+        if known.flag is None and outcome in STALE_OUTCOMES:
+            at = _utc(started_at) or started_at
+            known = replace(known, flag=Flag(outcome, at, environment_label(environment)))
+        evidence[article_id] = known
     for article_id, last_hit in hits:
         known = evidence.get(str(article_id), Evidence())
         evidence[str(article_id)] = replace(known, last_hit_at=_utc(last_hit))

@@ -119,6 +119,7 @@ class VerificationRun(StoreModel, table=True):
     content_hash: str = Field(sa_type=sa.String(64))
     outcome: str = Field(sa_type=sa.String(16))
     environment: dict[str, Any] = Field(sa_type=sa.JSON)
+    environment_key: str = Field(sa_type=sa.String(64))  # app.store.environments
     started_at: datetime
     duration_s: float
     detail: str | None = Field(default=None, sa_type=sa.Text)

@@ -82,11 +82,12 @@ def test_the_latest_verifier_run_decides_verified_or_stale(db_url: str, tmp_path
                 assert state["state"] == ("verified" if outcome == "verified" else "stale")
         finally:
             engine.dispose()
-        assert state["reason"] == "the latest verification says drifted"
+        assert state["reason"] == "the latest verification on torch 2.13.0 says drifted"
+        assert state["flag"] == "drifted"
         assert state["since"].startswith("2026-11-02")
         page = client.get("/articles/sample-error").text
         assert 'class="pill state state-stale"' in page
-        assert "the latest verification says drifted" in page
+        assert "the latest verification on torch 2.13.0 says drifted" in page
         metrics = client.get("/metrics").text
         counts = dict(re.findall(r'errkb_articles_by_state\{state="(\w+)"\} (\S+)', metrics))
         assert counts == {
@@ -143,3 +144,61 @@ def test_the_matrix_shows_the_latest_run_per_environment(db_url: str, tmp_path: 
         page = client.get("/articles/sample-error").text
         assert page.count('<tr><td><span class="env">') == 2
         assert "NVIDIA H100" in page
+
+
+def _flagged(metrics: str) -> dict[str, str]:
+    return dict(re.findall(r'errkb_articles_flagged\{reason="(\w+)"\} (\S+)', metrics))
+
+
+def test_a_drifted_environment_flags_the_article_until_it_passes_there(
+    db_url: str, tmp_path: Path
+) -> None:
+    """Issue 6: a newer pass on another environment does not hide a drift; the API, the page
+    (a badge) and /metrics (errkb_articles_flagged) say so; a pass there clears it."""
+    gpu = GPU | {"gpu_count": 1}
+    with _client(db_url, tmp_path) as client:
+        assert _flagged(client.get("/metrics").text) == {"drifted": "0.0", "stale": "0.0"}
+        engine = make_engine(db_url)
+
+        def record(run_id: str, outcome: str, day: int, environment: dict[str, object]) -> None:
+            with Session(engine) as session:
+                record_verification(
+                    session,
+                    run_id=run_id,
+                    article_id="sample-error",
+                    content_hash="h",
+                    outcome=outcome,
+                    environment=environment,
+                    started_at=datetime(2026, 11, day, tzinfo=UTC),
+                    duration_s=1.0,
+                )
+
+        try:
+            record("g1", "drifted", 1, gpu)
+            record("c1", "verified", 2, CPU)
+            body = client.get("/api/v1/articles/sample-error").json()
+            assert body["verification"]["run_id"] == "c1"
+            assert body["lifecycle"]["state"] == "stale"
+            assert body["lifecycle"]["flag"] == "drifted"
+            assert body["lifecycle"]["reason"] == (
+                "the latest verification on torch 2.13.0, CUDA 12.8, 1 x NVIDIA H100,"
+                " Python 3.11 says drifted"
+            )
+            assert body["lifecycle"]["since"].startswith("2026-11-01")
+            page = client.get("/articles/sample-error").text
+            assert 'class="pill flag outcome-drifted"' in page
+            assert _flagged(client.get("/metrics").text) == {"drifted": "1.0", "stale": "0.0"}
+
+            record("g2", "verified", 3, gpu | {"cuda_driver": "580.1"})
+            body = client.get("/api/v1/articles/sample-error").json()
+            assert body["lifecycle"]["state"] == "verified"
+            assert body["lifecycle"]["flag"] is None
+            assert 'class="pill flag' not in client.get("/articles/sample-error").text
+            assert _flagged(client.get("/metrics").text) == {"drifted": "0.0", "stale": "0.0"}
+
+            record("c2", "stale", 4, CPU)
+            assert _flagged(client.get("/metrics").text) == {"drifted": "0.0", "stale": "1.0"}
+            listing = client.get("/api/v1/articles", params={"state": "stale"}).json()
+            assert [a["id"] for a in listing["articles"]] == ["sample-error"]
+        finally:
+            engine.dispose()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -15,7 +17,10 @@ from sqlalchemy.engine import Engine
 from app.errors import StoreError
 from app.store import migrate
 from app.store.engine import make_engine
+from app.store.environments import environment_key
 from app.store.tables import StoreModel
+
+T0 = datetime(2026, 11, 1, tzinfo=UTC)
 
 
 def _diffs(engine: Engine) -> list[object]:
@@ -89,3 +94,33 @@ def test_failures_are_store_errors(tmp_path: Path) -> None:
         migrate.upgrade(url, "no-such-revision")
     with pytest.raises(StoreError):
         migrate.current("postgresql+psycopg://nobody@127.0.0.1:1/none?connect_timeout=1")
+
+
+def test_0005_keys_the_runs_stored_before_it(db_url: str) -> None:
+    """Runs stored at 0004 get the environment key a new run in that environment would get."""
+    migrate.upgrade(db_url, "0004")
+    environments = [{"python": "3.11.7", "torch": "2.13.0", "gpu_count": 1}, {}]
+    engine = make_engine(db_url)
+    try:
+        with engine.begin() as conn:
+            for number, environment in enumerate(environments):
+                conn.execute(
+                    sa.text(
+                        "INSERT INTO verification_run (run_id, article_id, content_hash, outcome,"
+                        " environment, started_at, duration_s, created_at) VALUES (:run_id,"
+                        " 'cuda-oom', 'h', 'verified', :environment, :at, 1.0, :at)"
+                    ),
+                    {"run_id": f"r{number}", "environment": json.dumps(environment), "at": T0},
+                )
+        migrate.upgrade(db_url)
+        with engine.connect() as conn:
+            keys = conn.execute(
+                sa.text("SELECT environment_key FROM verification_run ORDER BY run_id")
+            ).scalars()
+            assert list(keys) == [environment_key(e) for e in environments]
+        assert _diffs(engine) == []
+        migrate.downgrade(db_url, "0004")
+        columns = {c["name"] for c in sa.inspect(engine).get_columns("verification_run")}
+        assert "environment_key" not in columns
+    finally:
+        engine.dispose()

@@ -15,6 +15,7 @@ from sqlmodel import Session, col, func, select
 from app.errors import InputError, StoreError
 from app.store import queries as q
 from app.store.engine import reader
+from app.store.environments import environment_key, environment_label
 from app.store.tables import Feedback, MatchEvent, StoreModel, VerificationRun
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -174,6 +175,56 @@ def test_verifications_need_aware_times_and_come_newest_first(engine: Engine) ->
         q.record_verification(session, **_run(run_id="other", article_id="nccl-timeout"))
         runs = q.latest_verifications(session, article_id="cuda-oom", limit=2)
     assert [r.run_id for r in runs] == ["r3", "r2"]
+
+
+CPU_ENV = {"python": "3.11.7", "torch": "2.13.0+cpu", "cuda": None, "gpu_count": 0}
+H100_ENV = {"python": "3.11.7", "torch": "2.13.0", "cuda": "12.8", "gpu_model": "NVIDIA H100"}
+
+
+def test_the_latest_run_per_environment_comes_from_one_query(engine: Engine) -> None:
+    """Issue 6: one row per environment, its newest run; a patch release of Python, another
+    driver or platform is the same environment; another GPU count or package is not."""
+    runs = [
+        ("cpu-1", "verified", 1, CPU_ENV),
+        ("h100x1-1", "verified", 2, H100_ENV | {"gpu_count": 1}),
+        ("cpu-2", "drifted", 3, CPU_ENV | {"python": "3.11.9", "platform": "Linux-aarch64"}),
+        ("h100x2-1", "fix-broken", 4, H100_ENV | {"gpu_count": 2, "cuda_driver": "580"}),
+        ("h100x1-0", "stale", 0, H100_ENV | {"gpu_count": 1}),  # older, stored later
+        ("cpu-tf", "verified", 2, CPU_ENV | {"packages": {"transformers": "5.23.0"}}),
+    ]
+    with Session(engine) as session:
+        for run_id, outcome, hours, environment in runs:
+            started = T0 + timedelta(hours=hours)
+            q.record_verification(
+                session,
+                **_run(run_id=run_id, outcome=outcome, environment=environment, started_at=started),
+            )
+        q.record_verification(session, **_run(run_id="elsewhere", article_id="nccl-timeout"))
+    with Session(reader(engine)) as session:
+        latest = q.latest_per_environment(session, article_id="cuda-oom")
+        assert q.latest_per_environment(session, article_id="no-such-article") == []
+    assert [(r.run_id, r.outcome) for r in latest] == [
+        ("h100x2-1", "fix-broken"),
+        ("cpu-2", "drifted"),
+        ("cpu-tf", "verified"),
+        ("h100x1-1", "verified"),
+    ]
+    assert [r.environment_key for r in latest] == [environment_key(r.environment) for r in latest]
+    assert len({r.environment_key for r in latest}) == 4
+
+
+def test_environment_keys_ignore_what_cannot_change_a_verdict() -> None:
+    assert environment_key(CPU_ENV) == environment_key(CPU_ENV | {"python": "3.11.12"})
+    assert environment_key(CPU_ENV) == environment_key(CPU_ENV | {"executor": "ray"})
+    assert environment_key(CPU_ENV) == environment_key({**CPU_ENV, "gpu_count": None})
+    assert environment_key(CPU_ENV) != environment_key(CPU_ENV | {"python": "3.12.1"})
+    assert environment_key(CPU_ENV) != environment_key(CPU_ENV | {"torch": "2.12.1+cpu"})
+    assert len(environment_key(None)) == 64
+    assert environment_label(H100_ENV | {"gpu_count": 8}) == (
+        "torch 2.13.0, CUDA 12.8, 8 x NVIDIA H100, Python 3.11"
+    )
+    assert environment_label(CPU_ENV) == "torch 2.13.0+cpu, CPU, Python 3.11"
+    assert environment_label({}) == "an unrecorded environment"
 
 
 def test_tokens_are_found_by_plaintext_until_revoked(engine: Engine) -> None:

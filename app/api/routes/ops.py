@@ -17,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import JSONResponse, Response
 
 from app.api.deps import ServicesDep
-from app.articles.lifecycle import STATES
+from app.articles.lifecycle import STALE_OUTCOMES, STATES
 from app.lifecycles import article_lifecycles
 
 router = APIRouter(tags=["operations"])
@@ -34,6 +34,9 @@ async def metrics(services: ServicesDep) -> Response:
     counts = Counter(state.state for state in states.values())
     for state in STATES:
         services.metrics.article_states.labels(state).set(counts.get(state, 0))
+    flags = Counter(state.flag for state in states.values() if state.flag)
+    for reason in sorted(STALE_OUTCOMES):
+        services.metrics.articles_flagged.labels(reason).set(flags.get(reason, 0))
     return Response(services.metrics.render(), media_type=CONTENT_TYPE_LATEST)
 
 
