@@ -45,10 +45,10 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def test_d1_d2_verifications_need_a_live_token_with_the_verify_scope(
+def test_d1_verifications_need_a_live_token_with_the_verify_scope(
     db_client: TestClient, db_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Target D1: 401 missing / malformed / revoked, 403 wrong scope; D2: ?token= is 400."""
+    """Target D1: 401 missing / malformed / revoked, 403 wrong scope; no token in the logs."""
     verify, admin = mint(db_url, "worker", "verify"), mint(db_url, "ops", "admin")
     post = db_client.post
     missing = post("/api/v1/verifications", json=RUN)
@@ -61,8 +61,6 @@ def test_d1_d2_verifications_need_a_live_token_with_the_verify_scope(
     assert post("/api/v1/verifications", json=RUN, headers=bearer("short")).status_code == 401
     assert post("/api/v1/verifications", json=RUN, headers=bearer(verify + "x")).status_code == 401
     assert post("/api/v1/verifications", json=RUN, headers=bearer(admin)).status_code == 403
-    in_query = post("/api/v1/verifications", json=RUN, params={"token": verify})
-    assert in_query.status_code == 400
     engine = make_engine(db_url)
     with Session(engine) as session:
         queries.revoke_token(session, name="worker")
@@ -73,6 +71,36 @@ def test_d1_d2_verifications_need_a_live_token_with_the_verify_scope(
     assert verify not in caplog.text
     assert admin not in caplog.text
     assert "authentication failed" in caplog.text
+
+
+@pytest.mark.parametrize("name", ["token", "access_token", "api_key"])
+def test_d2_a_token_in_the_query_string_is_refused_even_when_valid_and_never_logged(
+    db_client: TestClient, db_url: str, caplog: pytest.LogCaptureFixture, name: str
+) -> None:
+    """Target D2: 400 for a live token in the URL, with or without the header; nothing stored."""
+    caplog.set_level(logging.DEBUG)
+    verify, admin = mint(db_url, "worker", "verify"), mint(db_url, "ops", "admin")
+    alone = db_client.post("/api/v1/verifications", json=RUN, params={name: verify})
+    both = db_client.post(
+        "/api/v1/verifications", json=RUN, params={name: verify}, headers=bearer(verify)
+    )
+    reload = db_client.post("/api/v1/admin/reload", params={name: admin}, headers=bearer(admin))
+    for refused in (alone, both, reload):
+        assert refused.status_code == 400, refused.text
+        assert refused.json()["error"]["message"] == (
+            "tokens are accepted only in the Authorization header"
+        )
+        assert verify not in refused.text
+    assert db_client.get("/api/v1/articles/sample-error").json()["verification"] is None
+    server_side = "\n".join(
+        f"{r.getMessage()} {getattr(r, 'fields', '')}"
+        for r in caplog.records
+        if not r.name.startswith("httpx")  # the test's own client logs the URL it sent
+    )
+    assert "token in the query string" in server_side
+    assert "/api/v1/verifications" in server_side  # the access line is there, its query is not
+    assert verify not in server_side
+    assert admin not in server_side
 
 
 def test_f4_verifications_are_idempotent_by_run_id(db_client: TestClient, db_url: str) -> None:
