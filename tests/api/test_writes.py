@@ -6,13 +6,16 @@ reload keeps the old KB), and the article statistics that feedback feeds.
 
 from __future__ import annotations
 
+import base64
 import copy
+import hashlib
 import logging
 from pathlib import Path
 from typing import Any
 from unittest import mock
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
@@ -147,6 +150,26 @@ def test_d3_find_token_compares_in_constant_time(db_url: str) -> None:
         assert queries.find_token(session, plaintext=plaintext) is not None
     engine.dispose()
     spy.assert_called_once()
+
+
+def test_d3_only_the_sha256_of_a_token_is_stored(db_url: str) -> None:
+    """Target D3: the plaintext is in no column; the row holds its SHA-256, 256 bits minted."""
+    from app.store import migrate
+
+    migrate.upgrade(db_url)
+    plaintext = mint(db_url, "w", "verify")
+    secret = plaintext.removeprefix("errkb_verify_")
+    assert len(base64.urlsafe_b64decode(secret + "=")) == 32
+    engine = make_engine(db_url)
+    try:
+        with engine.connect() as db:
+            rows = [tuple(r) for r in db.execute(sa.text("SELECT * FROM api_token"))]
+    finally:
+        engine.dispose()
+    assert len(rows) == 1
+    cells = [str(cell) for cell in rows[0]]
+    assert hashlib.sha256(plaintext.encode()).hexdigest() in cells
+    assert not any(secret in cell or secret[:12] in cell for cell in cells)
 
 
 def test_feedback_shows_in_the_article_statistics(db_client: TestClient) -> None:
