@@ -10,6 +10,7 @@ import base64
 import copy
 import hashlib
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -121,6 +122,33 @@ def test_f4_verifications_are_idempotent_by_run_id(db_client: TestClient, db_url
     article = db_client.get("/api/v1/articles/sample-error").json()
     assert article["verification"]["run_id"] == "run-0001"
     assert article["verification"]["outcome"] == "verified"
+
+
+def test_f4_ten_concurrent_posts_of_one_run_store_one_row(
+    db_client: TestClient, db_url: str
+) -> None:
+    """Target F4, the concurrent half: one 201, the others 200 (or 409 while in flight)."""
+    token = bearer(mint(db_url, "worker", "verify"))
+    run = RUN | {"run_id": "run-concurrent"}
+    with ThreadPoolExecutor(max_workers=10) as pool:
+        codes = list(
+            pool.map(
+                lambda _: db_client.post("/api/v1/verifications", json=run, headers=token),
+                range(10),
+            )
+        )
+    statuses = sorted(c.status_code for c in codes)
+    assert statuses.count(201) == 1, statuses
+    assert set(statuses) <= {200, 201, 409}
+    engine = make_engine(db_url)
+    try:
+        with engine.connect() as db:
+            stored = db.execute(
+                sa.text("SELECT count(*) FROM verification_run WHERE run_id = 'run-concurrent'")
+            ).scalar_one()
+    finally:
+        engine.dispose()
+    assert stored == 1
 
 
 def test_verification_free_text_is_redacted(db_client: TestClient, db_url: str) -> None:
