@@ -17,7 +17,8 @@ import asyncio
 import hashlib
 import logging
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -157,11 +158,19 @@ class Recorder:
     retried one by one, so a bad row costs only its own request's event id.
     """
 
-    def __init__(self, engine: Engine, metrics: Metrics, *, retention_days: int = 0) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        metrics: Metrics,
+        *,
+        retention_days: int = 0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.engine = engine
         self.metrics = metrics
         self.retention = timedelta(days=retention_days) if retention_days > 0 else None
-        self._purged_at: datetime | None = None
+        self._clock = clock
+        self._purged_tick: float | None = None
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="errkb-writer")
         self._lock = threading.Lock()
         self._queued: list[tuple[Sighting, datetime, Future[int]]] = []
@@ -194,12 +203,17 @@ class Recorder:
         self._purge_now_and_then(utcnow())
 
     def _purge_now_and_then(self, now: datetime) -> None:
-        """Retention (F11): at most hourly, on the writer thread, after a group is stored."""
+        """Retention (F11): at most hourly, on the writer thread, after a group is stored.
+
+        The hour is measured on the monotonic clock: a wall clock stepped back
+        would otherwise hold the purge until it caught up again (G7).
+        """
         if self.retention is None:
             return
-        if self._purged_at is not None and now - self._purged_at < PURGE_EVERY:
+        tick = self._clock()
+        if self._purged_tick is not None and tick - self._purged_tick < PURGE_EVERY.total_seconds():
             return
-        self._purged_at = now
+        self._purged_tick = tick
         try:
             purged = purge_stored(self.engine, before=now - self.retention)
         except Exception as exc:  # a failed purge is retried at the next chance

@@ -9,18 +9,19 @@ from __future__ import annotations
 import asyncio
 import gzip
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
+from app.errors import Busy
 from app.http.bodies import Gunzip
 from app.http.errors import HttpError
 from app.http.ratelimit import RateLimiter, client_ip, parse_networks
 from app.kb import prepare_valid_kb
 from app.metrics import make_metrics
-from app.runner import Ask, MatchRunner
+from app.runner import INLINE_BYTES, Ask, MatchRunner
 from app.services import KbHolder
 from tests.api.conftest import TRACEBACK, app_client
 from tests.kbfactory import write_kb
@@ -236,23 +237,66 @@ def test_token_bucket_refills_with_time() -> None:
     assert RateLimiter(0, 1).take("a") is None
 
 
-def test_d5_identical_concurrent_logs_are_matched_once(tmp_path: Path) -> None:
-    """Target D5: 64 ranks post the same log at once; one match is computed."""
-    metrics = make_metrics()
+def _herd_runner(tmp_path: Path) -> Callable[[], MatchRunner]:
     holder = KbHolder(prepare_valid_kb(write_kb(tmp_path / "kb"), self_tests=False))
-    runner = MatchRunner(
+    metrics = make_metrics()
+    return lambda: MatchRunner(
         kb=holder, metrics=metrics, recorder=None, big_body_bytes=MIB, big_match_slots=2,
         cache_seconds=60,
     )  # fmt: skip
-    log = (TRACEBACK * 2000).encode()  # big enough to be matched in a thread
 
-    async def post() -> str:
+
+async def _post(runner: MatchRunner, log: bytes) -> str:
+    try:
         with runner.admission() as admission:
             return (await runner.answer(Ask(log), admission)).source
+    except Busy:
+        return "busy"
 
-    async def herd() -> list[str]:
-        return await asyncio.gather(*(post() for _ in range(64)))
 
-    sources = asyncio.run(herd())
+async def _herd(runner: MatchRunner, log: bytes, size: int = 64) -> list[str]:
+    return await asyncio.gather(*(_post(runner, log) for _ in range(size)))
+
+
+def test_d5_identical_concurrent_logs_are_matched_once(tmp_path: Path) -> None:
+    """Target D5: 64 ranks post the same log at once; one match is computed.
+
+    The log is under the big-body threshold (below); the herd takes at most
+    twice one request's time, plus 0.25 s for the event loop handing out 64
+    answers on a shared CI core.
+    """
+    runner = _herd_runner(tmp_path)
+    log = (TRACEBACK * 2000).encode()  # big enough to be matched in a thread
+    assert INLINE_BYTES < len(log) < MIB
+    started = time.perf_counter()
+    assert asyncio.run(_post(runner(), log)) == "computed"
+    single = time.perf_counter() - started
+    started = time.perf_counter()
+    sources = asyncio.run(_herd(runner(), log))
+    wall = time.perf_counter() - started
+    print(f"D5: one {len(log) >> 10} KiB match {single:.3f} s, 64 at once {wall:.3f} s")
     assert sources.count("computed") == 1
     assert sources.count("shared") + sources.count("cached") == 63
+    assert wall <= 2 * single + 0.25
+
+
+def test_d5_a_herd_of_big_identical_logs_is_computed_once_and_the_rest_refused_at_once(
+    tmp_path: Path,
+) -> None:
+    """D5 as far as the CPU guard (D6) lets it: 64 identical 5 MB logs at once.
+
+    Over ``big_body_bytes`` a request needs a slot before its text is even
+    read (over HTTP) or hashed, so two are admitted (one computes, one shares
+    its answer) and 62 are refused with Busy (503 + Retry-After) at once; a
+    later request is answered from the cache. docs/reliability-dg.md says why
+    this is not "all 200".
+    """
+    runner = _herd_runner(tmp_path)()
+    log = (TRACEBACK * (5 * MIB // len(TRACEBACK))).encode()
+    started = time.perf_counter()
+    first = asyncio.run(_herd(runner, log))
+    wall = time.perf_counter() - started
+    later = asyncio.run(_post(runner, log))
+    print(f"D5 big: 64 x 5 MB at once: {first.count('busy')} refused, wave {wall:.3f} s")
+    assert sorted(first) == ["busy"] * 62 + ["computed", "shared"]
+    assert later == "cached"

@@ -6,13 +6,17 @@ reload keeps the old KB), and the article statistics that feedback feeds.
 
 from __future__ import annotations
 
+import base64
 import copy
+import hashlib
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 from unittest import mock
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
@@ -45,10 +49,10 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def test_d1_d2_verifications_need_a_live_token_with_the_verify_scope(
+def test_d1_verifications_need_a_live_token_with_the_verify_scope(
     db_client: TestClient, db_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Target D1: 401 missing / malformed / revoked, 403 wrong scope; D2: ?token= is 400."""
+    """Target D1: 401 missing / malformed / revoked, 403 wrong scope; no token in the logs."""
     verify, admin = mint(db_url, "worker", "verify"), mint(db_url, "ops", "admin")
     post = db_client.post
     missing = post("/api/v1/verifications", json=RUN)
@@ -61,8 +65,6 @@ def test_d1_d2_verifications_need_a_live_token_with_the_verify_scope(
     assert post("/api/v1/verifications", json=RUN, headers=bearer("short")).status_code == 401
     assert post("/api/v1/verifications", json=RUN, headers=bearer(verify + "x")).status_code == 401
     assert post("/api/v1/verifications", json=RUN, headers=bearer(admin)).status_code == 403
-    in_query = post("/api/v1/verifications", json=RUN, params={"token": verify})
-    assert in_query.status_code == 400
     engine = make_engine(db_url)
     with Session(engine) as session:
         queries.revoke_token(session, name="worker")
@@ -73,6 +75,36 @@ def test_d1_d2_verifications_need_a_live_token_with_the_verify_scope(
     assert verify not in caplog.text
     assert admin not in caplog.text
     assert "authentication failed" in caplog.text
+
+
+@pytest.mark.parametrize("name", ["token", "access_token", "api_key"])
+def test_d2_a_token_in_the_query_string_is_refused_even_when_valid_and_never_logged(
+    db_client: TestClient, db_url: str, caplog: pytest.LogCaptureFixture, name: str
+) -> None:
+    """Target D2: 400 for a live token in the URL, with or without the header; nothing stored."""
+    caplog.set_level(logging.DEBUG)
+    verify, admin = mint(db_url, "worker", "verify"), mint(db_url, "ops", "admin")
+    alone = db_client.post("/api/v1/verifications", json=RUN, params={name: verify})
+    both = db_client.post(
+        "/api/v1/verifications", json=RUN, params={name: verify}, headers=bearer(verify)
+    )
+    reload = db_client.post("/api/v1/admin/reload", params={name: admin}, headers=bearer(admin))
+    for refused in (alone, both, reload):
+        assert refused.status_code == 400, refused.text
+        assert refused.json()["error"]["message"] == (
+            "tokens are accepted only in the Authorization header"
+        )
+        assert verify not in refused.text
+    assert db_client.get("/api/v1/articles/sample-error").json()["verification"] is None
+    server_side = "\n".join(
+        f"{r.getMessage()} {getattr(r, 'fields', '')}"
+        for r in caplog.records
+        if not r.name.startswith("httpx")  # the test's own client logs the URL it sent
+    )
+    assert "token in the query string" in server_side
+    assert "/api/v1/verifications" in server_side  # the access line is there, its query is not
+    assert verify not in server_side
+    assert admin not in server_side
 
 
 def test_f4_verifications_are_idempotent_by_run_id(db_client: TestClient, db_url: str) -> None:
@@ -90,6 +122,33 @@ def test_f4_verifications_are_idempotent_by_run_id(db_client: TestClient, db_url
     article = db_client.get("/api/v1/articles/sample-error").json()
     assert article["verification"]["run_id"] == "run-0001"
     assert article["verification"]["outcome"] == "verified"
+
+
+def test_f4_ten_concurrent_posts_of_one_run_store_one_row(
+    db_client: TestClient, db_url: str
+) -> None:
+    """Target F4, the concurrent half: one 201, the others 200 (or 409 while in flight)."""
+    token = bearer(mint(db_url, "worker", "verify"))
+    run = RUN | {"run_id": "run-concurrent"}
+    with ThreadPoolExecutor(max_workers=10) as pool:
+        codes = list(
+            pool.map(
+                lambda _: db_client.post("/api/v1/verifications", json=run, headers=token),
+                range(10),
+            )
+        )
+    statuses = sorted(c.status_code for c in codes)
+    assert statuses.count(201) == 1, statuses
+    assert set(statuses) <= {200, 201, 409}
+    engine = make_engine(db_url)
+    try:
+        with engine.connect() as db:
+            stored = db.execute(
+                sa.text("SELECT count(*) FROM verification_run WHERE run_id = 'run-concurrent'")
+            ).scalar_one()
+    finally:
+        engine.dispose()
+    assert stored == 1
 
 
 def test_verification_free_text_is_redacted(db_client: TestClient, db_url: str) -> None:
@@ -119,6 +178,26 @@ def test_d3_find_token_compares_in_constant_time(db_url: str) -> None:
         assert queries.find_token(session, plaintext=plaintext) is not None
     engine.dispose()
     spy.assert_called_once()
+
+
+def test_d3_only_the_sha256_of_a_token_is_stored(db_url: str) -> None:
+    """Target D3: the plaintext is in no column; the row holds its SHA-256, 256 bits minted."""
+    from app.store import migrate
+
+    migrate.upgrade(db_url)
+    plaintext = mint(db_url, "w", "verify")
+    secret = plaintext.removeprefix("errkb_verify_")
+    assert len(base64.urlsafe_b64decode(secret + "=")) == 32
+    engine = make_engine(db_url)
+    try:
+        with engine.connect() as db:
+            rows = [tuple(r) for r in db.execute(sa.text("SELECT * FROM api_token"))]
+    finally:
+        engine.dispose()
+    assert len(rows) == 1
+    cells = [str(cell) for cell in rows[0]]
+    assert hashlib.sha256(plaintext.encode()).hexdigest() in cells
+    assert not any(secret in cell or secret[:12] in cell for cell in cells)
 
 
 def test_feedback_shows_in_the_article_statistics(db_client: TestClient) -> None:
