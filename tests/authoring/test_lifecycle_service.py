@@ -62,26 +62,33 @@ def test_states_in_the_api_and_the_state_filter(db_url: str, tmp_path: Path) -> 
         assert one["lifecycle"]["reason"] == "retired by its authors"
 
 
+def _record(
+    db_url: str, run_id: str, outcome: str, day: int, environment: dict[str, object]
+) -> None:
+    """Store one verifier run of sample-error, started on 2026-11-<day>."""
+    engine = make_engine(db_url)
+    try:
+        with Session(engine) as session:
+            record_verification(
+                session,
+                run_id=run_id,
+                article_id="sample-error",
+                content_hash="h",
+                outcome=outcome,
+                environment=environment,
+                started_at=datetime(2026, 11, day, tzinfo=UTC),
+                duration_s=1.0,
+            )
+    finally:
+        engine.dispose()
+
+
 def test_the_latest_verifier_run_decides_verified_or_stale(db_url: str, tmp_path: Path) -> None:
     with _client(db_url, tmp_path) as client:
-        engine = make_engine(db_url)
-        try:
-            for run_id, outcome, day in (("r1", "verified", 1), ("r2", "drifted", 2)):
-                with Session(engine) as session:
-                    record_verification(
-                        session,
-                        run_id=run_id,
-                        article_id="sample-error",
-                        content_hash="h",
-                        outcome=outcome,
-                        environment={"torch": "2.13.0"},
-                        started_at=datetime(2026, 11, day, tzinfo=UTC),
-                        duration_s=1.0,
-                    )
-                state = client.get("/api/v1/articles/sample-error").json()["lifecycle"]
-                assert state["state"] == ("verified" if outcome == "verified" else "stale")
-        finally:
-            engine.dispose()
+        for run_id, outcome, day in (("r1", "verified", 1), ("r2", "drifted", 2)):
+            _record(db_url, run_id, outcome, day, {"torch": "2.13.0"})
+            state = client.get("/api/v1/articles/sample-error").json()["lifecycle"]
+            assert state["state"] == ("verified" if outcome == "verified" else "stale")
         assert state["reason"] == "the latest verification on torch 2.13.0 says drifted"
         assert state["flag"] == "drifted"
         assert state["since"].startswith("2026-11-02")
@@ -114,27 +121,13 @@ GPU = {"python": "3.11.7", "torch": "2.13.0", "cuda": "12.8", "gpu_model": "NVID
 def test_the_matrix_shows_the_latest_run_per_environment(db_url: str, tmp_path: Path) -> None:
     """Issue 6: one row per environment, its newest outcome; the driver alone is no new row."""
     with _client(db_url, tmp_path) as client:
-        engine = make_engine(db_url)
         runs = [
             ("c1", "verified", 1, CPU),
             ("g1", "verified", 2, GPU | {"gpu_count": 1}),
             ("c2", "drifted", 3, CPU | {"driver": "b"}),
         ]
-        try:
-            for run_id, outcome, day, environment in runs:
-                with Session(engine) as session:
-                    record_verification(
-                        session,
-                        run_id=run_id,
-                        article_id="sample-error",
-                        content_hash="h",
-                        outcome=outcome,
-                        environment=environment,
-                        started_at=datetime(2026, 11, day, tzinfo=UTC),
-                        duration_s=1.0,
-                    )
-        finally:
-            engine.dispose()
+        for run_id, outcome, day, environment in runs:
+            _record(db_url, run_id, outcome, day, environment)
         body = client.get("/api/v1/articles/sample-error").json()
         assert [(v["run_id"], v["outcome"]) for v in body["verifications"]] == [
             ("c2", "drifted"),
@@ -158,47 +151,29 @@ def test_a_drifted_environment_flags_the_article_until_it_passes_there(
     gpu = GPU | {"gpu_count": 1}
     with _client(db_url, tmp_path) as client:
         assert _flagged(client.get("/metrics").text) == {"drifted": "0.0", "stale": "0.0"}
-        engine = make_engine(db_url)
+        _record(db_url, "g1", "drifted", 1, gpu)
+        _record(db_url, "c1", "verified", 2, CPU)
+        body = client.get("/api/v1/articles/sample-error").json()
+        assert body["verification"]["run_id"] == "c1"
+        assert body["lifecycle"]["state"] == "stale"
+        assert body["lifecycle"]["flag"] == "drifted"
+        assert body["lifecycle"]["reason"] == (
+            "the latest verification on torch 2.13.0, CUDA 12.8, 1 x NVIDIA H100,"
+            " Python 3.11 says drifted"
+        )
+        assert body["lifecycle"]["since"].startswith("2026-11-01")
+        page = client.get("/articles/sample-error").text
+        assert 'class="pill flag outcome-drifted"' in page
+        assert _flagged(client.get("/metrics").text) == {"drifted": "1.0", "stale": "0.0"}
 
-        def record(run_id: str, outcome: str, day: int, environment: dict[str, object]) -> None:
-            with Session(engine) as session:
-                record_verification(
-                    session,
-                    run_id=run_id,
-                    article_id="sample-error",
-                    content_hash="h",
-                    outcome=outcome,
-                    environment=environment,
-                    started_at=datetime(2026, 11, day, tzinfo=UTC),
-                    duration_s=1.0,
-                )
+        _record(db_url, "g2", "verified", 3, gpu | {"cuda_driver": "580.1"})
+        body = client.get("/api/v1/articles/sample-error").json()
+        assert body["lifecycle"]["state"] == "verified"
+        assert body["lifecycle"]["flag"] is None
+        assert 'class="pill flag' not in client.get("/articles/sample-error").text
+        assert _flagged(client.get("/metrics").text) == {"drifted": "0.0", "stale": "0.0"}
 
-        try:
-            record("g1", "drifted", 1, gpu)
-            record("c1", "verified", 2, CPU)
-            body = client.get("/api/v1/articles/sample-error").json()
-            assert body["verification"]["run_id"] == "c1"
-            assert body["lifecycle"]["state"] == "stale"
-            assert body["lifecycle"]["flag"] == "drifted"
-            assert body["lifecycle"]["reason"] == (
-                "the latest verification on torch 2.13.0, CUDA 12.8, 1 x NVIDIA H100,"
-                " Python 3.11 says drifted"
-            )
-            assert body["lifecycle"]["since"].startswith("2026-11-01")
-            page = client.get("/articles/sample-error").text
-            assert 'class="pill flag outcome-drifted"' in page
-            assert _flagged(client.get("/metrics").text) == {"drifted": "1.0", "stale": "0.0"}
-
-            record("g2", "verified", 3, gpu | {"cuda_driver": "580.1"})
-            body = client.get("/api/v1/articles/sample-error").json()
-            assert body["lifecycle"]["state"] == "verified"
-            assert body["lifecycle"]["flag"] is None
-            assert 'class="pill flag' not in client.get("/articles/sample-error").text
-            assert _flagged(client.get("/metrics").text) == {"drifted": "0.0", "stale": "0.0"}
-
-            record("c2", "stale", 4, CPU)
-            assert _flagged(client.get("/metrics").text) == {"drifted": "0.0", "stale": "1.0"}
-            listing = client.get("/api/v1/articles", params={"state": "stale"}).json()
-            assert [a["id"] for a in listing["articles"]] == ["sample-error"]
-        finally:
-            engine.dispose()
+        _record(db_url, "c2", "stale", 4, CPU)
+        assert _flagged(client.get("/metrics").text) == {"drifted": "0.0", "stale": "1.0"}
+        listing = client.get("/api/v1/articles", params={"state": "stale"}).json()
+        assert [a["id"] for a in listing["articles"]] == ["sample-error"]
