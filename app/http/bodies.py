@@ -4,8 +4,8 @@ Starlette's built-in ``max_body_size`` (set on the routes) refuses a body whose
 Content-Length is too big before a byte is read, and counts streamed bytes
 otherwise (targets C1, C2). What it cannot know is how big a gzip body
 becomes: 1 GiB of zeros is 1 MB on the wire. ``Gunzip`` expands with
-``zlib.decompressobj(wbits=31)`` and ``max_length``, so it never holds more
-than the text limit and stops a bomb after that many bytes (target C3);
+``zlib.decompressobj(wbits=31)`` and ``max_length``, 1 MiB at a time, so it
+never holds more than the text limit and stops a bomb after that many bytes (C3);
 concatenated members are decoded in full, a corrupt stream is a 400, and
 stacked or unknown encodings are a 415 that lists what is supported (C4).
 
@@ -17,15 +17,17 @@ decoded size): the caller's admission guard uses it to refuse a big body with
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from starlette.datastructures import FormData, UploadFile
 from starlette.requests import Request
+from starlette.types import Message, Receive
 
 from app.http.errors import HttpError
 
 GZIP_MAGIC = b"\x1f\x8b"
+PIECE_BYTES = 1 << 20
 SUPPORTED_ENCODINGS = ("gzip", "identity")
 Grow = Callable[[int], None]
 
@@ -59,7 +61,12 @@ def content_encoding(value: str | None) -> str:
 
 
 class Gunzip:
-    """Streaming gzip expansion with a hard output limit; multi-member aware."""
+    """Streaming gzip expansion with a hard output limit; multi-member aware.
+
+    Output comes in pieces of at most ``PIECE_BYTES``: zlib builds one output
+    buffer in blocks and joins them, so asking it for the whole limit at once
+    would hold a refused bomb's text twice before the refusal.
+    """
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
@@ -67,16 +74,18 @@ class Gunzip:
         self._member = zlib.decompressobj(wbits=31)
         self._open = False  # bytes of a member have been fed and its end not seen
 
-    def feed(self, data: bytes) -> bytes:
-        out: list[bytes] = []
+    def feed(self, data: bytes) -> Iterator[bytes]:
+        """The expansion of ``data``, piece by piece; 413 past the limit, 400 when corrupt."""
         try:
             while data:
                 self._open = True
-                piece = self._member.decompress(data, self.limit - self.size + 1)
+                want = min(PIECE_BYTES, self.limit - self.size + 1)
+                piece = self._member.decompress(data, want)
                 self.size += len(piece)
                 if self.size > self.limit:
                     raise too_large("the decompressed body", self.limit)
-                out.append(piece)
+                if piece:
+                    yield piece
                 if self._member.eof:
                     data, self._open = self._member.unused_data, False
                     self._member = zlib.decompressobj(wbits=31)
@@ -84,7 +93,6 @@ class Gunzip:
                     data = self._member.unconsumed_tail
         except zlib.error as exc:
             raise HttpError(400, "the gzip body is corrupt") from exc
-        return b"".join(out)
 
     def finish(self) -> None:
         if self._open:
@@ -94,7 +102,7 @@ class Gunzip:
 def gunzip(data: bytes, limit: int) -> bytes:
     """Expand a whole gzip blob (an uploaded ``train.log.gz``) under ``limit``."""
     expander = Gunzip(limit)
-    text = expander.feed(data)
+    text = b"".join(expander.feed(data))
     expander.finish()
     return text
 
@@ -128,12 +136,12 @@ async def read_body(request: Request, limits: BodyLimits, grow: Grow) -> bytes:
         wire += len(chunk)
         if wire > limits.wire:
             raise too_large("the request body", limits.wire)
-        piece = expander.feed(chunk) if expander else chunk
-        size += len(piece)
-        if size > limits.text:
-            raise too_large("the log", limits.text)
-        grow(size)
-        parts.append(piece)
+        for piece in expander.feed(chunk) if expander else (chunk,):
+            size += len(piece)
+            if size > limits.text:
+                raise too_large("the log", limits.text)
+            grow(size)
+            parts.append(piece)
     if expander:
         expander.finish()
         return b"".join(parts)
@@ -141,13 +149,36 @@ async def read_body(request: Request, limits: BodyLimits, grow: Grow) -> bytes:
 
 
 async def read_form(request: Request, limits: BodyLimits, grow: Grow) -> FormData:
-    """A multipart form of at most one file and a few fields (target C6)."""
+    """A multipart form of at most one file and a few fields (target C6).
+
+    The parser reads the body through ``_weighed`` so that a chunked upload
+    (no Content-Length) meets the wire limit and the admission guard as it
+    streams, not after it has all been spooled (target D6).
+    """
     if content_encoding(request.headers.get("content-encoding")) != "identity":
         raise HttpError(415, "a multipart body cannot be content-encoded; gzip the file instead")
     length = declared_length(request, limits)
     if length is not None:
         grow(length)
-    return await request.form(max_files=1, max_fields=10, max_part_size=limits.wire)
+    weighed = Request(request.scope, _weighed(request.receive, limits.wire, grow))
+    return await weighed.form(max_files=1, max_fields=10, max_part_size=limits.wire)
+
+
+def _weighed(receive: Receive, limit: int, grow: Grow) -> Receive:
+    """``receive`` that counts body bytes: 413 past ``limit``, ``grow`` told as they come."""
+    seen = 0
+
+    async def counted() -> Message:
+        nonlocal seen
+        message = await receive()
+        if message["type"] == "http.request":
+            seen += len(message.get("body", b""))
+            if seen > limit:
+                raise too_large("the request body", limit)
+            grow(seen)
+        return message
+
+    return counted
 
 
 async def upload_bytes(upload: UploadFile, limits: BodyLimits, grow: Grow) -> bytes:

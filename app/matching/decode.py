@@ -65,6 +65,8 @@ _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 _CONTROLS = re.compile("[" + "".join(map(chr, _C0)) + "\x80-\x9f" + _BIDI + "\ufeff]")
 _ASCII_CONTROLS = dict.fromkeys(_C0)
 _SURROGATES = re.compile("[\ud800-\udfff]")
+_VISIBLE_BYTE = re.compile(rb"[^\x00-\x20\x7f]")
+_BOM_SAMPLE_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,13 +140,47 @@ def decode_text(
     return _clean(text, "str", invalid, max_line_chars, first_line)
 
 
-def _to_str(data: bytes) -> tuple[str, str, int]:
-    """Bytes to str by BOM (UTF-8 without one); counts the sequences replaced."""
-    encoding, body = "utf-8", data
+def is_blank(data: bytes) -> bool:
+    """Whether a paste holds nothing to read: only blanks, NULs and other controls.
+
+    Searches for the first visible byte instead of stripping, so a 50 MB log
+    is not copied to learn that it is not empty. A BOM alone is blank too.
+    """
+    for bom, _ in _BOMS:
+        if data.startswith(bom):
+            data = data[len(bom) :]
+            break
+    return _VISIBLE_BYTE.search(data) is None
+
+
+def _encoding_of(data: bytes) -> tuple[str, bytes]:
+    """The encoding a BOM names and the bytes after it; UTF-8 and all of it without one.
+
+    ``ff fe`` also starts binary junk, and junk read as UTF-16 turns into CJK
+    soup on one line. Text in UTF-16 or UTF-32 has NULs where its ASCII
+    (newlines, spaces, digits) sits, so a BOM counts only when they are there.
+    """
     for bom, name in _BOMS:
         if data.startswith(bom):
-            encoding, body = name, data[len(bom) :]
-            break
+            body = data[len(bom) :]
+            return (name, body) if _fits(body, name) else ("utf-8", data)
+    return "utf-8", data
+
+
+def _fits(body: bytes, encoding: str) -> bool:
+    sample = body[:_BOM_SAMPLE_BYTES]
+    if not sample or encoding == "utf-8":
+        return True
+    if encoding.startswith("utf-32"):
+        high = sample[3::4] if encoding.endswith("le") else sample[0::4]
+        return not high.strip(b"\x00")  # no code point is above U+10FFFF
+    high = sample[1::2] if encoding.endswith("le") else sample[0::2]
+    return b"\x00" in high
+
+
+def _to_str(data: bytes) -> tuple[str, str, int]:
+    """Bytes to str by BOM (UTF-8 without one); counts the sequences replaced."""
+    encoding, body = _encoding_of(data)
     text = body.decode(encoding, errors="replace")
     if text.isascii() or "\ufffd" not in text:
         return text, encoding, 0

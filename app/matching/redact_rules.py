@@ -96,6 +96,11 @@ def not_placeholder(secret: str, key: str) -> bool:
     return "your" not in words and words[0] not in ("my", "xxx", "xxxx")
 
 
+def not_metavar(secret: str, key: str) -> bool:
+    """``[--api-key API_KEY]``: argparse names a flag's value after the flag, in capitals."""
+    return secret.rstrip("]),").replace("-", "_") != key.upper().replace("-", "_")
+
+
 def not_path(secret: str, key: str) -> bool:
     """``HF_TOKEN_PATH=/root/.cache/...`` and ``PWD=/work`` name files, not secrets."""
     return not secret.startswith(("/", "~/", "./", "../", "file:")) and ":\\" not in secret[:3]
@@ -230,7 +235,8 @@ RULES: tuple[RedactRule, ...] = (
     # Headers and schemes.
     RedactRule(
         "auth-header",
-        r"(?i)\b(authorization|proxy-authorization|x-api-key|api-key|x-auth-token|"
+        r"(?i)(?:^|[^\w-]|[^-]-)"  # a header name, not an argparse flag (--api-key: expected)
+        r"(authorization|proxy-authorization|x-api-key|api-key|x-auth-token|"
         r"private-token)" + _SEP + r"((?:bearer|basic|token|digest)[ \t]+)?([^\s'\",}\\]+)",
         group=4,
         validators=(min_len_8, not_placeholder),
@@ -306,10 +312,11 @@ RULES: tuple[RedactRule, ...] = (
     # Context rules: a key that names a secret, validated.
     RedactRule(  # huggingface-cli login --token X, --password X, --hf_token=X
         "cli-flag-secret",
-        r"(?i)(--(?:password|passwd|pass|token|hf[-_]token|api[-_]?key|secret|access[-_]key|"
+        r"(?i)(--(password|passwd|pass|token|hf[-_]token|api[-_]?key|secret|access[-_]key|"
         r"secret[-_]key|auth[-_]token)(?:=|[ \t]+))([^\s'\"]+)",
-        group=2,
-        validators=(min_len_4, not_placeholder),
+        group=3,
+        key_group=2,
+        validators=(min_len_4, not_placeholder, not_metavar),
     ),
     RedactRule(  # HF_TOKEN=, export WANDB_API_KEY=, AWS_SECRET_ACCESS_KEY:
         "env-assignment",

@@ -27,6 +27,7 @@ from app.errors import Busy, InputError, StoreError
 from app.http.bodies import read_form, upload_bytes
 from app.http.deps import get_services, rate_limit
 from app.http.errors import HttpError
+from app.matching.decode import is_blank
 from app.runner import Answer, Ask
 from app.services import Services
 from app.store.engine import reader
@@ -51,7 +52,7 @@ async def _form_input(request: Request, services: Services, grow: Any) -> tuple[
         data = b""
         if isinstance(upload, UploadFile) and upload.filename:
             data = await upload_bytes(upload, services.limits, grow)
-        if not data.strip() and isinstance(text, str):
+        if is_blank(data) and isinstance(text, str):
             data = text.encode("utf-8", "replace")
         return data, lang if isinstance(lang, str) else None
     finally:
@@ -79,7 +80,7 @@ async def match_form(request: Request) -> Response:
         rate_limit(request)
         with services.runner.admission() as admission:
             data, lang = await _form_input(request, services, admission.grow)
-            if not data or data.isspace():  # no copy of a 50 MB paste
+            if is_blank(data):
                 return _paste_again(request, 422, "Paste a log or choose a file.")
             lang = lang if lang in ("en", "zh") else page_lang(request)
             ask = Ask(data=data, lang=lang, top_k=TOP_K, client_kind="web")

@@ -9,14 +9,16 @@ from __future__ import annotations
 import asyncio
 import gzip
 import time
+import tracemalloc
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.requests import Request
 
 from app.errors import Busy
-from app.http.bodies import Gunzip
+from app.http.bodies import BodyLimits, Gunzip, gunzip, read_form
 from app.http.errors import HttpError
 from app.http.ratelimit import RateLimiter, client_ip, parse_networks
 from app.kb import prepare_valid_kb
@@ -106,9 +108,84 @@ def test_c4_gzip_edge_cases(client: TestClient, encoding: str, body: bytes, stat
 def test_gunzip_output_never_exceeds_its_limit() -> None:
     expander = Gunzip(1000)
     with pytest.raises(HttpError) as caught:
-        expander.feed(gzip.compress(b"a" * 5000))
+        list(expander.feed(gzip.compress(b"a" * 5000)))
     assert caught.value.status == 413
     assert expander.size <= 1001
+
+
+def test_c3_a_refused_gzip_bomb_holds_its_text_once() -> None:
+    """Target C3: zlib asked for the whole limit at once builds it in blocks and joins
+    them, so the refusal came after holding twice the limit; pieces of 1 MiB hold it once."""
+    limit = 16 * MIB
+    bomb = gzip.compress(b"\0" * (4 * limit), compresslevel=9)
+    tracemalloc.start()
+    try:
+        with pytest.raises(HttpError) as caught:
+            gunzip(bomb, limit)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert caught.value.status == 413
+    assert peak < limit + 4 * MIB
+
+
+def _chunked_form(body: bytes, chunk: int) -> tuple[Request, list[int]]:
+    """A multipart request with no Content-Length whose body arrives ``chunk`` bytes at a time;
+    the list records what the app has pulled."""
+    pieces = [body[start : start + chunk] for start in range(0, len(body), chunk)]
+    pulled: list[int] = []
+
+    async def receive() -> dict[str, object]:
+        piece = pieces.pop(0)
+        pulled.append(len(piece))
+        return {"type": "http.request", "body": piece, "more_body": bool(pieces)}
+
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/api/v1/match",
+        "headers": [(b"content-type", b"multipart/form-data; boundary=b")],
+    }
+    return Request(scope, receive), pulled
+
+
+def _multipart(payload: bytes) -> bytes:
+    return (
+        b'--b\r\nContent-Disposition: form-data; name="log"; filename="train.log"\r\n\r\n'
+        + payload
+        + b"\r\n--b--\r\n"
+    )
+
+
+def test_d6_a_chunked_multipart_upload_meets_the_guard_as_it_streams() -> None:
+    """Target D6: without a Content-Length the form used to be spooled whole before the
+    admission guard saw a size; now the guard refuses it after the first big chunk."""
+    body = _multipart(b"noise line\n" * 100_000)  # 1.1 MB
+    request, pulled = _chunked_form(body, 64 * KIB)
+
+    def guard(size: int) -> None:
+        if size >= 256 * KIB:
+            raise Busy("big matches are all taken", retry_after=2)
+
+    with pytest.raises(Busy):
+        asyncio.run(read_form(request, BodyLimits(wire=8 * MIB, text=8 * MIB), guard))
+    assert sum(pulled) <= 256 * KIB
+    assert sum(pulled) < len(body) // 4
+
+
+def test_c2_a_chunked_multipart_flood_stops_at_the_wire_limit() -> None:
+    """Target C2/C6: max_part_size bounds one part; the wire limit bounds the whole stream."""
+    fields = b"".join(
+        b'--b\r\nContent-Disposition: form-data; name="f%d"\r\n\r\n' % n
+        + b"z" * (60 * KIB)
+        + b"\r\n"
+        for n in range(8)
+    )
+    request, pulled = _chunked_form(fields + b"--b--\r\n", 16 * KIB)
+    with pytest.raises(HttpError) as caught:
+        asyncio.run(read_form(request, BodyLimits(wire=64 * KIB, text=256 * KIB), lambda _: None))
+    assert caught.value.status == 413
+    assert sum(pulled) <= 64 * KIB + 16 * KIB
 
 
 @pytest.mark.parametrize(

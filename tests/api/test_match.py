@@ -156,8 +156,10 @@ def test_c17_json_sent_as_text_plain_is_log_text(client: TestClient) -> None:
     ids=["invalid-utf8", "nul", "bom", "utf16", "lone-surrogate"],
 )
 def test_c7_odd_encodings_never_fail(client: TestClient, data: bytes) -> None:
-    """Target C7."""
-    assert client.post("/api/v1/match", content=data).status_code == 200
+    """Target C7: each still finds the traceback (junk after ``ff fe`` is not UTF-16)."""
+    response = client.post("/api/v1/match", content=data, headers={"Accept": "application/json"})
+    assert response.status_code == 200
+    assert response.json()["matches"][0]["article_id"] == "sample-error"
 
 
 CONTROLS = ["\x1b[2J", "\x1b]8;;http://evil\x07", "\x1b]0;PWNED\x07", "\x9b", "\u202e"]
@@ -234,8 +236,14 @@ def test_the_cache_answers_identical_logs_with_one_stored_event(
     assert 'errkb_match_cache_total{result="computed"} 2.0' in metrics
 
 
-@pytest.mark.parametrize("body", [b"", b" \n\t\r\n  ", gzip.compress(b"\n\n")])
-def test_an_empty_or_blank_log_is_422(client: TestClient, body: bytes) -> None:
+@pytest.mark.parametrize(
+    "body",
+    [b"", b" \n\t\r\n  ", gzip.compress(b"\n\n"), b"\x00" * 10_000, b"\x00\n\x00 \x7f\n"],
+    ids=["empty", "blanks", "gzip-blanks", "nuls", "nuls-and-blanks"],
+)
+def test_c7_an_empty_blank_or_nul_log_is_422_and_stores_nothing(client: TestClient, body: bytes) -> None:
+    """A log of NULs (a truncated core file, /dev/zero) is as empty as no log: nothing stored."""
     response = client.post("/api/v1/match", content=body, headers={"Accept": "application/json"})
     assert response.status_code == 422
     assert response.json()["error"]["message"] == "the log is empty"
+    assert "errkb_matches_total{" not in client.get("/metrics").text

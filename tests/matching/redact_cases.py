@@ -218,6 +218,8 @@ CASES: tuple[Case, ...] = (
         f"train.py --password {r('cli-flag-secret')} --lr 1e-4",
     ),
     Case("cli-flag-secret", f"--hf_token={s.PASSWORD}", f"--hf_token={r('cli-flag-secret')}"),
+    Case("cli-flag-secret", "--password SWORDFISH", f"--password {r('cli-flag-secret')}"),
+    Case("auth-header", f"api-key: {s.PASSWORD}", f"api-key: {r('auth-header')}"),
     Case(
         "env-assignment",
         f"export DB_PASSWORD={s.PASSWORD}",

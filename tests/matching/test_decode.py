@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from app.matching.decode import DecodeCounts, _has_long_line, decode, decode_text
+from app.matching.decode import DecodeCounts, _has_long_line, decode, decode_text, is_blank
 
 
 class Case(NamedTuple):
@@ -69,6 +69,16 @@ WHOLE_INPUT = (
     Case("utf-16-be BOM", b"\xfe\xff" + "KeyError: 'a'\n".encode("utf-16-be"), "KeyError: 'a'\n"),
     Case("utf-32-le BOM", b"\xff\xfe\x00\x00" + "OOM\n".encode("utf-32-le"), "OOM\n"),
     Case("utf-16 odd length", b"\xff\xfeO\x00K\x00!", "OK\ufffd"),
+    Case("utf-16 chinese", "显存不足\n第 3 步\n".encode("utf-16"), "显存不足\n第 3 步\n"),
+    Case(
+        "junk that starts like a utf-16 BOM",
+        b"\xff\xfe\xfaKeyError: 'a'\nnext\n",
+        "\ufffd\ufffd\ufffdKeyError: 'a'\nnext\n",
+    ),
+    Case(
+        "junk that starts like a utf-32 BOM", b"\xff\xfe\x00\x00\xffzz\n", "\ufffd\ufffd\ufffdzz\n"
+    ),
+    Case("a utf-16 BOM alone", b"\xff\xfe", ""),
 )
 
 
@@ -95,6 +105,24 @@ def test_case_after_a_rank_prefix(case: Case) -> None:
 def test_case_with_crlf_lines(case: Case) -> None:
     data = b"first\r\n" + case.data + b"\r\nlast\r\n"
     assert decode(data).text == f"first\n{case.expected}\nlast\n"
+
+
+@pytest.mark.parametrize(
+    ("data", "blank"),
+    [
+        (b"", True),
+        (b" \n\t\r\n", True),
+        (b"\x00" * 4096, True),
+        (b"\x00\n\x7f\x1b\x0c", True),
+        (b"\xff\xfe", True),
+        (b"\x00" * 4096 + b"x", False),
+        (b"\n\n  E", False),
+        ("显存".encode(), False),
+        ("x".encode("utf-16"), False),
+    ],
+)
+def test_is_blank_sees_nothing_but_blanks_and_controls(data: bytes, blank: bool) -> None:
+    assert is_blank(data) is blank
 
 
 def test_counts_say_what_changed() -> None:

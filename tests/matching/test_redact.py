@@ -144,6 +144,7 @@ KNOWN_MISSES: tuple[Miss, ...] = (
         "Bearer abcdefghijklmnopqrstuvwxyz", "same", "a bearer value without a digit under 32 chars"
     ),
     Miss("--password abc", "same", "flag values under 4 characters are kept"),
+    Miss("--api-key API_KEY", "same", "a value that is the flag's name in capitals is a metavar"),
     Miss("fd12:3456:789a::1 and fe80::1", "same", "private IPv6 is not covered"),
     Miss("8.8.8.8 and 54.12.0.7", "same", "public IPv4 is kept on purpose: versions look like it"),
     Miss(

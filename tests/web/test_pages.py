@@ -142,6 +142,17 @@ def test_an_empty_paste_gets_the_form_back_with_a_message(client: TestClient) ->
     assert 'action="/match"' in answer.text
 
 
+def test_c7_an_upload_of_nuls_is_an_empty_paste(client: TestClient) -> None:
+    answer = client.post(
+        "/match",
+        data={"text": "", "lang": "en"},
+        files={"log": ("core.log", b"\x00" * 50_000, "application/octet-stream")},
+        follow_redirects=False,
+    )
+    assert answer.status_code == 422
+    assert "Paste a log or choose a file." in answer.text
+
+
 def test_a_corrupt_gzip_upload_is_a_400_page(client: TestClient) -> None:
     answer = client.post(
         "/match",

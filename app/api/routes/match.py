@@ -18,6 +18,7 @@ from app.api.matching import idempotency_key, read_match_input, respond, top_k_o
 from app.api.schemas import Lang, MatchRequest, MatchResponse, errors
 from app.http.clients import answer_format, client_kind, negotiate_lang
 from app.http.errors import HttpError
+from app.matching.decode import is_blank
 from app.runner import Ask
 
 REQUEST_BODY: dict[str, Any] = {
@@ -80,7 +81,7 @@ async def match(
     kind = client_kind(request.headers.get("user-agent"))
     with runner.admission() as admission:
         given = await read_match_input(request, services.limits, admission.grow)
-        if not given.data or given.data.isspace():  # no copy of a 50 MB body, as strip() makes
+        if is_blank(given.data):
             raise HttpError(422, "the log is empty")
         chosen = negotiate_lang(
             given.lang or lang, request.headers.get("accept-language"), services.default_lang
