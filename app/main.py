@@ -46,6 +46,8 @@ def _services(settings: Settings, metrics: Metrics) -> Services:
         big_body_bytes=settings.big_body_bytes,
         big_match_slots=settings.big_match_slots,
         cache_seconds=settings.cache_seconds,
+        big_followers=settings.big_followers,
+        follower_max_bytes=settings.big_follower_max_bytes,
     )
     metrics.kb_articles.set(len(kb.current.kb))
     return Services(

@@ -5,7 +5,13 @@ Why each part (issue 4, targets D5, D6, goals P8, P9):
 - *Admission*: a body that is or becomes big (``big_body_bytes``, checked on
   the declared length and again as it is decoded) needs one of a few slots;
   without one it is refused at once with ``Busy`` (503 + Retry-After), so
-  twenty 50 MB uploads cannot starve ``/healthz`` or the memory.
+  twenty 50 MB uploads cannot starve ``/healthz`` or the memory. One
+  exception keeps a herd answered (target D5): while the slots are taken, up
+  to ``big_followers`` bodies of at most ``follower_max_bytes`` are read
+  anyway as *followers*. A follower only shares the answer of an identical
+  request in flight or in the cache; one that would have to compute needs a
+  slot like any other, and is refused when none is free. Which bodies are
+  identical is only known once they are read, hence the size cap.
 - *Off the loop*: texts of 64 KiB and more are matched in worker threads,
   bounded by a capacity limiter; a 10 KB traceback (about 1 ms) is matched
   inline, which is faster than any thread hop.
@@ -78,21 +84,51 @@ class Answer:
 
 
 class Admission:
-    """One request's claim on the big-match slots; ``grow`` is fed the body's size."""
+    """One request's claim on the big-match slots; ``grow`` is fed the body's size.
+
+    ``big``: it holds a slot. ``following``: it is big and read without one,
+    so it may share an answer but not compute one (see the module docstring).
+    """
 
     def __init__(self, runner: MatchRunner) -> None:
         self._runner = runner
         self.big = False
+        self.following = False
 
     def grow(self, size: int) -> None:
-        if not self.big and size >= self._runner.big_body_bytes:
-            self._runner._take_slot()
+        runner = self._runner
+        if self.big or size < runner.big_body_bytes:
+            return
+        if self.following:
+            if size > runner.follower_max_bytes:
+                self.release()
+                raise runner._busy()
+            return
+        if runner._free_slots > 0:
+            runner._free_slots -= 1
             self.big = True
+        elif size <= runner.follower_max_bytes and runner._followers < runner.big_followers:
+            runner._followers += 1
+            self.following = True
+        else:
+            raise runner._busy()
+
+    def lead(self) -> None:
+        """A follower with no answer to share: it computes only if a slot is free now."""
+        runner = self._runner
+        if runner._free_slots <= 0:
+            raise runner._busy()
+        self.release()
+        runner._free_slots -= 1
+        self.big = True
 
     def release(self) -> None:
         if self.big:
             self.big = False
             self._runner._free_slots += 1
+        if self.following:
+            self.following = False
+            self._runner._followers -= 1
 
 
 @dataclass
@@ -113,12 +149,17 @@ class MatchRunner:
         big_body_bytes: int,
         big_match_slots: int,
         cache_seconds: float,
+        big_followers: int = 64,
+        follower_max_bytes: int = 8 * 1024 * 1024,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.kb = kb
         self.metrics = metrics
         self.recorder = recorder
         self.big_body_bytes = big_body_bytes
+        self.big_followers = big_followers
+        self.follower_max_bytes = follower_max_bytes
+        self._followers = 0
         self.cache_seconds = cache_seconds
         self.clock = clock
         self._free_slots = big_match_slots
@@ -127,13 +168,9 @@ class MatchRunner:
         self._cache: OrderedDict[bytes, _Cached] = OrderedDict()
         self._inflight: dict[bytes, asyncio.Future[Answer]] = {}
 
-    def _take_slot(self) -> None:
-        if self._free_slots <= 0:
-            self.metrics.rejected.labels("busy").inc()
-            raise Busy(
-                "errkb is busy with other big logs; retry shortly", retry_after=RETRY_AFTER_S
-            )
-        self._free_slots -= 1
+    def _busy(self) -> Busy:
+        self.metrics.rejected.labels("busy").inc()
+        return Busy("errkb is busy with other big logs; retry shortly", retry_after=RETRY_AFTER_S)
 
     @contextmanager
     def admission(self) -> Iterator[Admission]:
@@ -159,6 +196,8 @@ class MatchRunner:
             except asyncio.CancelledError:
                 if not pending.cancelled():
                     raise
+        if admission.following:
+            admission.lead()
         return self._count(await self._lead(key, ask, live, admission))
 
     async def _lead(self, key: bytes, ask: Ask, live: LiveKb, admission: Admission) -> Answer:
@@ -203,7 +242,7 @@ class MatchRunner:
         self, admission: Admission, size: int, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs
     ) -> R:
         """Inline for small texts; in a bounded worker thread for big ones."""
-        if not admission.big and size < INLINE_BYTES:
+        if not (admission.big or admission.following) and size < INLINE_BYTES:
             return fn(*args, **kwargs)
         return await anyio.to_thread.run_sync(lambda: fn(*args, **kwargs), limiter=self._threads)
 

@@ -79,6 +79,23 @@ class Settings(BaseSettings):
             "instead of queueing (target D6)."
         ),
     )
+    big_followers: int = Field(
+        default=64,
+        ge=0,
+        description=(
+            "Big bodies read without a slot while the slots are taken, to share the answer "
+            "of an identical request in flight or cached (a 64-rank job's hooks, target D5); "
+            "one that would have to compute is refused like any other. 0: none."
+        ),
+    )
+    big_follower_max_bytes: int = Field(
+        default=8 * MIB,
+        ge=1,
+        description=(
+            "Largest body read as a follower; a bigger one without a slot gets 503 at once "
+            "(twenty 50 MB uploads, target D6)."
+        ),
+    )
     rate_limit_per_minute: int = Field(
         default=120,
         ge=0,

@@ -241,7 +241,9 @@ def test_the_cache_answers_identical_logs_with_one_stored_event(
     [b"", b" \n\t\r\n  ", gzip.compress(b"\n\n"), b"\x00" * 10_000, b"\x00\n\x00 \x7f\n"],
     ids=["empty", "blanks", "gzip-blanks", "nuls", "nuls-and-blanks"],
 )
-def test_c7_an_empty_blank_or_nul_log_is_422_and_stores_nothing(client: TestClient, body: bytes) -> None:
+def test_c7_an_empty_blank_or_nul_log_is_422_and_stores_nothing(
+    client: TestClient, body: bytes
+) -> None:
     """A log of NULs (a truncated core file, /dev/zero) is as empty as no log: nothing stored."""
     response = client.post("/api/v1/match", content=body, headers={"Accept": "application/json"})
     assert response.status_code == 422

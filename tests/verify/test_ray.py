@@ -228,7 +228,7 @@ def _post_then_die(service: Service, body: str) -> None:
 def test_e9_a_late_post_from_a_killed_attempt_never_adds_a_result(service: Service) -> None:
     """E9, what holds without a lease table: attempt 1 posts its run and is killed before it
     hears back; the retry (same run_id) gets 200 and the stored body; attempt 1's late
-    copies get the same 200 when byte-identical and 409 when they differ; one row throughout."""
+    copies get the same 200 when byte-identical and 422 when they differ; one row throughout."""
     run = verification(run_id="e9" * 16)
     body = json.dumps(run.to_json())
     _post_then_die(service, body)
@@ -242,7 +242,7 @@ def test_e9_a_late_post_from_a_killed_attempt_never_adds_a_result(service: Servi
     assert (late.status_code, late.json()) == (200, retry.json())
     partial = json.dumps(replace(run, outcome="error", detail="killed").to_json())
     clash = httpx.post(url, content=partial, headers=headers, timeout=10)
-    assert clash.status_code == 409, clash.text
+    assert clash.status_code == 422, clash.text
     [stored] = service.stored()
     assert (stored.run_id, stored.outcome) == (run.run_id, "verified")
 

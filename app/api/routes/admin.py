@@ -2,7 +2,8 @@
 
 Verifications are idempotent by ``run_id`` (target F4; Ray may re-run a task
 whose worker died): 201 when stored, 200 with the stored run when the same
-payload comes again, 409 when the run_id is taken by a different payload.
+payload comes again, 422 ``idempotency_key_reused`` when the run_id is taken by a
+different payload (as the IETF Idempotency-Key draft answers a reused key).
 Their free text (``detail`` and the environment's strings) is redacted first.
 
 A reload builds the new KB and index beside the one in use, off the event
@@ -72,7 +73,7 @@ def _store_run(engine: Engine, run: VerificationIn) -> Recorded:
     response_model=VerificationOut,
     responses={200: {"model": VerificationOut, "description": "A retry."}}
     | AUTH_ERRORS
-    | errors(409, 503),
+    | errors(422, 503),
 )
 async def post_verification(
     services: ServicesDep,
@@ -83,7 +84,9 @@ async def post_verification(
     """Store one verifier run; safe to retry with the same ``run_id``."""
     recorded = await run_in_threadpool(_store_run, services.engine, run)
     if recorded.status == "conflict":
-        raise HttpError(409, "this run_id was stored with a different payload")
+        raise HttpError(
+            422, "this run_id was stored with a different payload", code="idempotency_key_reused"
+        )
     if recorded.status == "duplicate":
         response.status_code = status.HTTP_200_OK
     return VerificationOut.model_validate(recorded.run, from_attributes=True)
