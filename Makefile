@@ -11,7 +11,7 @@ BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 
-.PHONY: run test check install install-dev schema bless bench soak repro-env clean help
+.PHONY: run test check install install-dev schema bless bench soak fuzz repro-env clean help
 
 help:
 	@echo "make run     install, migrate the SQLite database, load kb/, serve on 127.0.0.1:8000"
@@ -21,6 +21,7 @@ help:
 	@echo "make bless   rewrite the verdict markers of tests/data/logs from the matcher (review the diff)"
 	@echo "make bench   run the matching and HTTP benchmarks (not part of make test)"
 	@echo "make soak    10-minute mixed load on SQLite, then on PostgreSQL if ERRKB_TEST_POSTGRES_URL is set"
+	@echo "make fuzz    10 minutes of atheris on decode, redact and the match pipeline (FUZZ_SECONDS)"
 	@echo "make repro-env  build .venv-repro/ (torch 2.13.0 CPU + the CPU repros' packages)"
 
 $(UV):
@@ -71,3 +72,7 @@ soak: install-dev
 	@if [ -n "$$ERRKB_TEST_POSTGRES_URL" ]; then \
 		$(BIN)/python -m benchmarks.soak --minutes $(SOAK_MINUTES) --database postgres; \
 	else echo "soak: PostgreSQL skipped (set ERRKB_TEST_POSTGRES_URL)"; fi
+
+FUZZ_SECONDS ?= 600
+fuzz: install-dev
+	$(BIN)/python -m fuzz.pipeline -max_total_time=$(FUZZ_SECONDS)
