@@ -21,8 +21,10 @@ A warm-up phase runs the same mix first; its latencies are left out of the
 percentiles, and the server's RSS is read at rest after it and again at
 rest after the soak. The checks (``violations``): no status other than
 2xx and the intended 413/429/503, every stream answered at least once,
-p99 of ``match`` within 10× its p50, RSS growth within 10 %, every
-``/healthz`` under 100 ms.
+p99 of ``match`` within 10× its p50, the p95 of ``match`` in the last third
+of the soak within 20 % of the first third's, RSS growth within 10 %, open
+file descriptors at rest no more than ``MAX_FD_GROWTH`` above the warm
+count, every ``/healthz`` under 100 ms.
 
 Usage: ``python -m benchmarks.soak --minutes 10 --database sqlite|postgres``
 (PostgreSQL: ``ERRKB_TEST_POSTGRES_URL`` or ``--postgres-url`` names a
@@ -62,6 +64,8 @@ SEARCHES = ("cuda", "out of memory", "nccl", "dtype", "显存", "checkpoint", "t
 SETTLE_S = 2.0
 MAX_P99_OVER_P50 = 10.0
 MAX_RSS_GROWTH = 0.10
+MAX_P95_DRIFT = 0.20
+MAX_FD_GROWTH = 16  # a pool that grew under load may keep a few; a leak keeps one per request
 MAX_HEALTHZ_S = 0.100
 
 
@@ -77,6 +81,7 @@ class Plan:
     page_every_s: float = 0.25
     feedback_every_s: float = 0.5
     max_rss_growth: float = MAX_RSS_GROWTH
+    max_p95_drift: float = MAX_P95_DRIFT
 
 
 def full_plan(minutes: float) -> Plan:
@@ -92,10 +97,21 @@ SHORT_RUN_RSS_GROWTH = 0.5
 ``make soak`` holds the 10 % target."""
 
 
+SHORT_RUN_P95_DRIFT = 1.0
+"""Thirds of 25 s hold about 80 matches each, and one 20 MB upload landing in one of
+them moves its p95 by more than 20 %: the short run catches a doubling."""
+
+
 def ci_plan(seconds: float = 35.0) -> Plan:
     """The test suite's short run: 5 MB logs and a 20 MB one instead of 50 MB."""
     big_logs = ((5_000_000, 10.0), (20_000_000, 30.0))
-    return Plan(10.0, seconds - 10.0, big_logs=big_logs, max_rss_growth=SHORT_RUN_RSS_GROWTH)
+    return Plan(
+        10.0,
+        seconds - 10.0,
+        big_logs=big_logs,
+        max_rss_growth=SHORT_RUN_RSS_GROWTH,
+        max_p95_drift=SHORT_RUN_P95_DRIFT,
+    )
 
 
 @dataclass
@@ -335,12 +351,17 @@ def summarise(
     for kind in kinds:
         mine = [s for s in record.samples if s.kind == kind]
         timed = sorted(s.seconds for s in mine if s.measured and 200 <= s.status < 300)
+        in_order = [s.seconds for s in mine if s.measured and 200 <= s.status < 300]
+        third = len(in_order) // 3
         per_kind[kind] = {
             "requests": len(mine),
             "statuses": dict(sorted(Counter(str(s.status) for s in mine).items())),
             "p50_ms": 1000 * percentile(timed, 50),
             "p95_ms": 1000 * percentile(timed, 95),
             "p99_ms": 1000 * percentile(timed, 99),
+            # samples are recorded as answers arrive: the first and last thirds of the soak
+            "p95_first_third_ms": 1000 * percentile(sorted(in_order[:third]), 95),
+            "p95_last_third_ms": 1000 * percentile(sorted(in_order[len(in_order) - third :]), 95),
         }
     healthz = [s.seconds for s in record.samples if s.kind == "healthz" and s.status]
     report: dict[str, Any] = {
@@ -373,6 +394,17 @@ def violations(report: dict[str, Any], plan: Plan) -> list[str]:
     match = report["kinds"].get("match", {})
     if match and match["p99_ms"] > MAX_P99_OVER_P50 * match["p50_ms"]:
         found.append(f"match p99 {match['p99_ms']:.1f} ms > 10 × p50 {match['p50_ms']:.1f} ms")
+    first, last = match.get("p95_first_third_ms"), match.get("p95_last_third_ms")
+    if first and last and last > (1 + plan.max_p95_drift) * first:
+        found.append(
+            f"match p95 drifted from {first:.1f} ms to {last:.1f} ms "
+            f"(limit {plan.max_p95_drift:.0%})"
+        )
+    if report["fds_end"] > report["fds_warm"] + MAX_FD_GROWTH:
+        found.append(
+            f"open fds grew from {report['fds_warm']:.0f} to {report['fds_end']:.0f} "
+            f"(limit +{MAX_FD_GROWTH})"
+        )
     if report["rss_end_mb"] > (1 + plan.max_rss_growth) * report["rss_warm_mb"]:
         growth = report["rss_end_mb"] / report["rss_warm_mb"] - 1
         found.append(f"RSS grew {growth:.0%} after warm-up (limit {plan.max_rss_growth:.0%})")
@@ -399,6 +431,12 @@ def lines(report: dict[str, Any]) -> list[str]:
         f"at the end (peak {report['rss_peak_mb']:.0f} MiB); open fds "
         f"{report['fds_warm']:.0f} → {report['fds_end']:.0f}"
     )
+    match = report["kinds"].get("match", {})
+    if "p95_first_third_ms" in match:
+        out.append(
+            f"match p95 {match['p95_first_third_ms']:.1f} ms in the first third, "
+            f"{match['p95_last_third_ms']:.1f} ms in the last"
+        )
     out.append(f"/healthz max {report['healthz_max_ms']:.1f} ms")
     verdict = report["violations"]
     out.append("PASS" if not verdict else "FAIL: " + "; ".join(verdict))

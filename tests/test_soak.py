@@ -34,6 +34,7 @@ def test_short_soak_meets_g3(db_url: str, tmp_path: Path) -> None:
 
 def healthy_report() -> dict[str, Any]:
     row = {"requests": 10, "statuses": {"200": 10}, "p50_ms": 5.0, "p95_ms": 9.0, "p99_ms": 20.0}
+    row |= {"p95_first_third_ms": 9.0, "p95_last_third_ms": 10.5}
     kinds = ("match", "match-repeat", "feedback", "healthz", "page-list", "page-article")
     kinds += ("page-search", "big-5MB", "big-20MB")
     return {
@@ -41,6 +42,8 @@ def healthy_report() -> dict[str, Any]:
         "failures": {},
         "rss_warm_mb": 100.0,
         "rss_end_mb": 109.0,
+        "fds_warm": 30.0,
+        "fds_end": 33.0,
         "healthz_max_ms": 40.0,
     }
 
@@ -55,6 +58,7 @@ def test_the_checks_pass_a_healthy_report() -> None:
         ({"failures": {"match: 500": 2}}, "2 × match: 500"),
         ({"rss_end_mb": 111.0}, "RSS grew 11%"),
         ({"healthz_max_ms": 100.0}, "/healthz took 100 ms"),
+        ({"fds_end": 47.0}, "open fds grew from 30 to 47 (limit +16)"),
     ],
 )
 def test_the_checks_catch_a_violation(change: dict[str, Any], complaint: str) -> None:
@@ -76,3 +80,14 @@ def test_the_checks_catch_a_slow_tail_and_a_silent_stream() -> None:
     found = violations(report, PLAN)
     assert "match p99 51.0 ms > 10 × p50 5.0 ms" in found
     assert "big-20MB: no successful answer" in found
+
+
+def test_the_checks_catch_a_p95_that_drifts() -> None:
+    """G3: 20 % over a 10-minute soak; the 35 s run only catches a doubling."""
+    report = healthy_report()
+    report["kinds"]["match"]["p95_last_third_ms"] = 11.0  # +22 %
+    drift = "match p95 drifted from 9.0 ms to 11.0 ms (limit 20%)"
+    assert drift in violations(report, full_plan(10))
+    assert violations(report, PLAN) == []
+    report["kinds"]["match"]["p95_last_third_ms"] = 18.5
+    assert violations(report, PLAN) == ["match p95 drifted from 9.0 ms to 18.5 ms (limit 100%)"]
