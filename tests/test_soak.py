@@ -19,7 +19,7 @@ PLAN = ci_plan(35.0)
 
 
 @pytest.mark.slow
-def test_short_soak_meets_g3(db_url: str, tmp_path: Path) -> None:
+def test_g3_a_short_soak_meets_the_targets(db_url: str, tmp_path: Path) -> None:
     report = soak(db_url, tmp_path, PLAN, database=db_url.split(":", 1)[0])
     text = "\n".join(lines(report))
     assert report["violations"] == [], text
@@ -82,7 +82,7 @@ def test_the_checks_catch_a_slow_tail_and_a_silent_stream() -> None:
     assert "big-20MB: no successful answer" in found
 
 
-def test_the_checks_catch_a_p95_that_drifts() -> None:
+def test_g3_the_checks_catch_a_p95_that_drifts() -> None:
     """G3: 20 % over a 10-minute soak; the 35 s run only catches a doubling."""
     report = healthy_report()
     report["kinds"]["match"]["p95_last_third_ms"] = 11.0  # +22 %
