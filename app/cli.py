@@ -323,7 +323,9 @@ def report(
         2 << 20
     ),
     lang: Annotated[str | None, typer.Option(help="en or zh.")] = None,
-    timeout: Annotated[float, typer.Option(min=0.1, help="Seconds in all.")] = 20.0,
+    timeout: Annotated[
+        float, typer.Option(min=0.1, help="Seconds in all, retries of a busy errkb included.")
+    ] = 20.0,
 ) -> None:
     """For a job's on-failure hook: send the log's tail, print the answer; always exit 0."""
     from app.report import report as send_report

@@ -14,7 +14,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import httpx
@@ -27,6 +28,7 @@ from tests.e2e.conftest import Server, free_port, start, stop
 REPO = Path(__file__).resolve().parents[1]
 HOOK = REPO / "scripts" / "errkb-hook.sh"
 ERRKB = Path(sys.executable).parent / "errkb"
+Script = Sequence[tuple[int, str | None]]  # (status, Retry-After) for each POST, in order
 
 
 @pytest.fixture(scope="module")
@@ -69,6 +71,61 @@ def silent_port() -> Iterator[int]:
     for conn in held:
         conn.close()
     listener.close()
+
+
+class Scripted:
+    """A loopback server that answers POSTs from a script of (status, Retry-After) and logs when."""
+
+    def __init__(self, script: Script) -> None:
+        self.script = list(script)
+        self.times: list[float] = []
+        scripted = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                scripted.times.append(time.monotonic())
+                status, after = scripted.script.pop(0) if scripted.script else (503, "1")
+                body = b"errkb: answer after a wait\n" if status == 200 else b"busy\n"
+                self.send_response(status)
+                if after is not None:
+                    self.send_header("Retry-After", after)
+                self.send_header("Content-Type", "text/plain")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join()
+
+
+@pytest.fixture
+def scripted() -> Iterator[Callable[[Script], Scripted]]:
+    servers: list[Scripted] = []
+
+    def make(script: Script) -> Scripted:
+        servers.append(Scripted(script))
+        return servers[-1]
+
+    yield make
+    for server in servers:
+        server.close()
+
+
+def hook_argv(how: str, log: Path, url: str) -> tuple[str | Path, ...]:
+    return (ERRKB, "report", log, "--url", url) if how == "report" else ("sh", HOOK, log, url)
 
 
 def run(*argv: str | Path, timeout: float = 60) -> tuple[subprocess.CompletedProcess[str], float]:
@@ -149,7 +206,70 @@ def test_report_notes_a_refusal(tmp_path: Path) -> None:
     log = tmp_path / "train.log"
     log.write_text(TRACEBACK)
     busy = httpx.MockTransport(lambda _request: httpx.Response(503))
-    outcome = report(log, transport=busy)
+    outcome = report(log, transport=busy, sleep=lambda _seconds: None)
     assert outcome.answer is None
     assert outcome.note is not None
     assert "503" in outcome.note
+
+
+@pytest.mark.parametrize("how", ["report", "script"])
+def test_the_hook_comes_back_when_errkb_is_busy(
+    train_log: Path, scripted: Callable[[Script], Scripted], how: str
+) -> None:
+    busy = scripted([(503, "1"), (429, "1"), (200, None)])
+    result, elapsed = run(*hook_argv(how, train_log, busy.url))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "errkb: answer after a wait"
+    assert result.stderr == ""
+    assert len(busy.times) == 3
+    gaps = [later - earlier for earlier, later in zip(busy.times, busy.times[1:], strict=False)]
+    assert min(gaps) >= 0.9, gaps
+    assert elapsed < 10
+
+
+@pytest.mark.parametrize("how", ["report", "script"])
+def test_the_hook_gives_up_on_a_busy_errkb_within_its_deadline(
+    train_log: Path, scripted: Callable[[Script], Scripted], how: str
+) -> None:
+    """Busy for good (the script runs out: 503 forever), or a wait longer than the deadline."""
+    for script, most in (([], 3), ([(503, "60")], 1)):
+        busy = scripted(script)
+        result, elapsed = run(*hook_argv(how, train_log, busy.url))
+        assert result.returncode == 0
+        assert result.stdout == ""
+        assert "job unaffected" in result.stderr
+        assert len(result.stderr.splitlines()) == 1, result.stderr
+        assert 1 <= len(busy.times) <= most
+        assert elapsed < 20
+
+
+def test_report_does_not_retry_a_final_answer(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    log.write_text(TRACEBACK)
+    asked: list[int] = []
+    waits: list[float] = []
+
+    def handler(_request: httpx.Request) -> httpx.Response:
+        asked.append(1)
+        return httpx.Response(422, headers={"Retry-After": "1"}, text="no")
+
+    outcome = report(log, transport=httpx.MockTransport(handler), sleep=waits.append)
+    assert outcome.note == "errkb: answered 422; job unaffected"
+    assert (len(asked), waits) == (1, [])
+
+
+def test_report_jitters_its_retries_and_reads_a_date_as_soon(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    log.write_text(TRACEBACK)
+    answers = iter([
+        httpx.Response(503, headers={"Retry-After": "2"}),
+        httpx.Response(503, headers={"Retry-After": "Wed, 21 Oct 2026 07:28:00 GMT"}),
+        httpx.Response(503, headers={"Retry-After": "2"}),
+    ])  # fmt: skip
+    waits: list[float] = []
+    transport = httpx.MockTransport(lambda _request: next(answers))
+    outcome = report(log, transport=transport, sleep=waits.append)
+    assert outcome.note == "errkb: answered 503 after 3 tries; job unaffected"
+    assert len(waits) == 2
+    assert 2.0 <= waits[0] <= 3.0
+    assert 1.0 <= waits[1] <= 2.0
