@@ -56,7 +56,41 @@ def _settings(**overrides: object) -> Settings:
     try:
         return Settings(**values)  # type: ignore[arg-type]
     except ValidationError as exc:
-        raise ConfigError(f"invalid settings: {exc}") from exc
+        raise ConfigError(f"invalid settings: {_invalid_fields(exc)}") from exc
+
+
+def _invalid_fields(exc: ValidationError) -> str:
+    """``ERRKB_PORT: Input should be ...`` per error: the names, never the values (D7)."""
+    problems = []
+    for error in exc.errors():
+        name = "_".join(str(part) for part in error["loc"]).upper()
+        problems.append(f"ERRKB_{name}: {error['msg']}" if name else error["msg"])
+    return "; ".join(problems)
+
+
+def _shown(value: object) -> str:
+    """One setting as an environment variable would give it; SecretStr stays masked."""
+    if isinstance(value, list):
+        return ",".join(map(str, value))
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)
+
+
+@cli.command()
+def config(
+    show: Annotated[bool, typer.Option("--show", help="Print every setting.")] = False,
+) -> None:
+    """Check the ERRKB_* settings: exit 2 naming each invalid one; --show prints them all.
+
+    Secrets (the database URL) print as ********** (target H6).
+    """
+    settings = _settings()
+    if not show:
+        typer.echo("settings ok")
+        return
+    for name in type(settings).model_fields:
+        typer.echo(f"ERRKB_{name.upper()}={_shown(getattr(settings, name))}")
 
 
 def _database_url(override: str | None) -> str:

@@ -48,8 +48,9 @@ def _services(settings: Settings, metrics: Metrics) -> Services:
         cache_seconds=settings.cache_seconds,
         big_followers=settings.big_followers,
         follower_max_bytes=settings.big_follower_max_bytes,
+        answer_seconds=settings.answer_seconds,
     )
-    metrics.kb_articles.set(len(kb.current.kb))
+    metrics.show_kb(kb.current.revision, len(kb.current.kb))
     return Services(
         engine=engine,
         kb=kb,
@@ -89,6 +90,8 @@ def create_app(settings: Settings) -> FastAPI:
         try:
             yield
         finally:
+            if services.runner is not None:
+                await services.runner.drain()
             if services.runner is not None and services.runner.recorder is not None:
                 services.runner.recorder.close()
             services.engine.dispose()

@@ -3,8 +3,9 @@
 prometheus-client's default registry is global: a second app in the same
 process would fail with "Duplicated timeseries". Each ``create_app`` makes
 its own ``Metrics`` and ``/metrics`` renders only that registry. Labels are
-bounded: routes are path templates (or ``unmatched``), articles are KB ids.
-Nothing here ever carries request content (target A5).
+bounded: routes are path templates (or ``unmatched``), articles are KB ids,
+the KB revision is a content hash cut to 12 characters. Nothing here ever
+carries request content (targets A5, H3).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ class Metrics:
     requests: Counter
     latency: Histogram
     body_bytes: Histogram
+    match_seconds: Histogram
     matches: Counter
     article_matches: Counter
     cache: Counter
@@ -33,8 +35,15 @@ class Metrics:
     reload_failures: Counter
     persistence_failures: Counter
     kb_articles: Gauge
+    kb_revision: Gauge
     article_states: Gauge
     articles_flagged: Gauge
+
+    def show_kb(self, revision: str, articles: int) -> None:
+        """The KB in use: its size, and its revision as the one label set to 1."""
+        self.kb_articles.set(articles)
+        self.kb_revision.clear()
+        self.kb_revision.labels(revision[:12]).set(1)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
@@ -68,6 +77,12 @@ def make_metrics() -> Metrics:
             buckets=SIZE_BUCKETS,
             registry=registry,
         ),
+        match_seconds=Histogram(
+            "errkb_match_seconds",
+            "Time to compute a match (body read and cached answers excluded).",
+            buckets=LATENCY_BUCKETS,
+            registry=registry,
+        ),
         matches=counter(
             "errkb_matches",
             "Match requests answered, by outcome (matched or unknown).",
@@ -93,6 +108,12 @@ def make_metrics() -> Metrics:
             "Match events or unmatched clusters not stored (the answer was sent anyway).",
         ),
         kb_articles=Gauge("errkb_kb_articles", "Articles in the KB in use.", registry=registry),
+        kb_revision=Gauge(
+            "errkb_kb_revision",
+            "The KB in use: 1 for its revision (content hash, 12 characters).",
+            ("revision",),
+            registry=registry,
+        ),
         article_states=Gauge(
             "errkb_articles_by_state",
             "Articles per lifecycle state (draft, active, verified, stale, retired).",

@@ -15,6 +15,11 @@ Why each part (issue 4, targets D5, D6, goals P8, P9):
 - *Off the loop*: texts of 64 KiB and more are matched in worker threads,
   bounded by a capacity limiter; a 10 KB traceback (about 1 ms) is matched
   inline, which is faster than any thread hop.
+- *Deadline*: no request waits more than ``answer_seconds`` for its answer
+  (target H8: a failing job's hook must never hang on errkb). Past it the
+  request gets ``Busy`` (503 + Retry-After) and the computation goes on as a
+  task that keeps its slot until it ends and caches its answer, so the retry
+  finds it.
 - *Cache and single flight*: when a 64-rank job dies, 64 hooks post the same
   log within a second. The first computes, the others await its answer, and
   for ``cache_seconds`` the answer is reused, with the same match event (one
@@ -55,6 +60,7 @@ if TYPE_CHECKING:
 INLINE_BYTES = 64 * 1024
 CACHE_ENTRIES = 256
 RETRY_AFTER_S = 3
+ANSWER_SECONDS = 25.0
 Source = Literal["computed", "cached", "shared"]
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -122,6 +128,13 @@ class Admission:
         runner._free_slots -= 1
         self.big = True
 
+    def hand_over(self) -> Admission:
+        """This claim on a new ticket, for a computation that may outlive the request."""
+        ticket = Admission(self._runner)
+        ticket.big, ticket.following = self.big, self.following
+        self.big = self.following = False
+        return ticket
+
     def release(self) -> None:
         if self.big:
             self.big = False
@@ -151,6 +164,7 @@ class MatchRunner:
         cache_seconds: float,
         big_followers: int = 64,
         follower_max_bytes: int = 8 * 1024 * 1024,
+        answer_seconds: float = ANSWER_SECONDS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.kb = kb
@@ -161,12 +175,14 @@ class MatchRunner:
         self.follower_max_bytes = follower_max_bytes
         self._followers = 0
         self.cache_seconds = cache_seconds
+        self.answer_seconds = answer_seconds
         self.clock = clock
         self._free_slots = big_match_slots
         self._threads = anyio.CapacityLimiter(max(2, big_match_slots))
         self._key = secrets.token_bytes(32)
         self._cache: OrderedDict[bytes, _Cached] = OrderedDict()
         self._inflight: dict[bytes, asyncio.Future[Answer]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def _busy(self) -> Busy:
         self.metrics.rejected.labels("busy").inc()
@@ -183,6 +199,7 @@ class MatchRunner:
 
     async def answer(self, ask: Ask, admission: Admission) -> Answer:
         """The answer for ``ask``: cached, shared with an identical request in flight, or new."""
+        started = time.monotonic()
         live = self.kb.current
         admission.grow(len(ask.data))
         key = await self._run(admission, len(ask.data), self._key_of, ask, live.revision)
@@ -192,31 +209,64 @@ class MatchRunner:
         pending = self._inflight.get(key)
         if pending is not None:
             try:
-                return self._count(replace(await asyncio.shield(pending), source="shared"))
+                shared = await self._in_time(pending, started)
+                return self._count(replace(shared, source="shared"))
             except asyncio.CancelledError:
                 if not pending.cancelled():
                     raise
         if admission.following:
             admission.lead()
-        return self._count(await self._lead(key, ask, live, admission))
-
-    async def _lead(self, key: bytes, ask: Ask, live: LiveKb, admission: Admission) -> Answer:
-        future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
+        ticket = admission.hand_over()
+        future = self._inflight[key] = asyncio.get_running_loop().create_future()
         future.add_done_callback(lambda done: done.cancelled() or done.exception())
-        self._inflight[key] = future
+        task = asyncio.ensure_future(self._lead(key, ask, live, ticket, future))
+        self._tasks.add(task)  # the loop keeps only a weak reference to a task
+        task.add_done_callback(self._tasks.discard)
+        return self._count(await self._in_time(future, started))
+
+    async def drain(self, timeout: float = 30.0) -> None:
+        """At shutdown: let computations that outlived their request finish (and be stored)."""
+        if self._tasks:
+            await asyncio.wait(set(self._tasks), timeout=timeout)
+
+    async def _in_time(self, pending: asyncio.Future[Answer], started: float) -> Answer:
+        """``pending``'s answer, or ``Busy`` once ``answer_seconds`` have passed since ``started``.
+
+        ``shield``: the computation goes on when this request gives up or goes away.
+        """
+        left = self.answer_seconds - (time.monotonic() - started)
         try:
-            answer = await self._compute(ask, live, admission)
-        except BaseException as exc:
-            if isinstance(exc, Exception):
-                future.set_exception(exc)
-            else:
-                future.cancel()
+            return await asyncio.wait_for(asyncio.shield(pending), timeout=max(left, 0.0))
+        except TimeoutError:
+            self.metrics.rejected.labels("deadline").inc()
+            raise Busy(
+                f"no answer within {self.answer_seconds:g} s; errkb goes on working on it "
+                "and a retry gets the answer",
+                retry_after=RETRY_AFTER_S,
+            ) from None
+
+    async def _lead(
+        self,
+        key: bytes,
+        ask: Ask,
+        live: LiveKb,
+        ticket: Admission,
+        future: asyncio.Future[Answer],
+    ) -> None:
+        """The computation, as a task of its own: it outlives a request that timed out."""
+        try:
+            answer = await self._compute(ask, live, ticket)
+        except Exception as exc:  # the waiting requests raise it; the task ends quietly
+            future.set_exception(exc)
+            return
+        except BaseException:
+            future.cancel()
             raise
         finally:
             self._inflight.pop(key, None)
+            ticket.release()
         future.set_result(answer)
         self._remember(key, answer)
-        return answer
 
     async def _compute(self, ask: Ask, live: LiveKb, admission: Admission) -> Answer:
         options = MatchOptions(lang=ask.lang, top_k=ask.top_k, env=dict(ask.env))
@@ -225,6 +275,7 @@ class MatchRunner:
             admission, len(ask.data), match_text, ask.data, live.index, options
         )
         elapsed = (time.perf_counter() - started) * 1000
+        self.metrics.match_seconds.observe(elapsed / 1000)
         event_id = None
         if self.recorder is not None:
             sighting = sighting_of(

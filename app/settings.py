@@ -142,6 +142,16 @@ class Settings(BaseSettings):
             "post the same traceback); 0 turns the cache off (target D5)."
         ),
     )
+    answer_seconds: float = Field(
+        default=25.0,
+        gt=0,
+        le=300,
+        description=(
+            "The longest a match request waits for its answer; past it the client gets 503 "
+            "with Retry-After and the answer is cached for its retry (target H8: a job's "
+            "hook waits at most 30 s)."
+        ),
+    )
     docs: bool = Field(
         default=True,
         description="Serve the API reference at /docs (local page, no CDN) and /openapi.json.",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -29,9 +30,53 @@ def test_healthz_and_readyz_report_the_kb_revision(db_url: str, tmp_path: Path) 
     assert ready.json() == {
         "status": "ready",
         "database": "ok",
+        "migrations": "at-head",
         "kb_revision": kb_revision(kb_root),
         "articles": 1,
     }
+
+
+def test_h4_readyz_checks_the_database_its_migrations_and_the_kb(
+    db_url: str, tmp_path: Path
+) -> None:
+    """Target H4: a database behind the migrations is not ready; ``?verbose`` says why."""
+    migrate.upgrade(db_url)
+    kb_root = write_kb(tmp_path / "kb")
+    with TestClient(create_app(settings_for(db_url, kb_root))) as client:
+        ready = client.get("/readyz", params={"verbose": "true"})
+        assert ready.status_code == 200
+        assert [(c["name"], c["ok"]) for c in ready.json()["checks"]] == [
+            ("database", True),
+            ("migrations", True),
+            ("kb", True),
+        ]
+        migrate.downgrade(db_url, "-1")
+        behind = client.get("/readyz", params={"verbose": "true"})
+        assert behind.status_code == 503
+        assert behind.json()["migrations"] == "behind"
+        failed = [c for c in behind.json()["checks"] if not c["ok"]]
+        assert [c["name"] for c in failed] == ["migrations"]
+        assert migrate.head() in failed[0]["detail"]
+        assert "checks" not in client.get("/readyz").json()
+        migrate.upgrade(db_url)
+        assert client.get("/readyz").status_code == 200
+
+
+def test_h4_healthz_touches_nothing_outside_the_process(tmp_path: Path) -> None:
+    """Target H4: with the database unreachable, /healthz still answers, and fast."""
+    kb_root = write_kb(tmp_path / "kb")
+    unreachable = "postgresql+psycopg://nobody@127.0.0.1:9/none"
+    with TestClient(create_app(settings_for(unreachable, kb_root))) as client:
+        timings = []
+        for _ in range(20):
+            started = time.perf_counter()
+            assert client.get("/healthz").json() == {"status": "ok"}
+            timings.append(time.perf_counter() - started)
+        assert client.get("/readyz").json()["migrations"] == "unknown"
+        for_curl = client.get("/readyz", headers={"User-Agent": "curl/8.5.0"})
+        assert for_curl.status_code == 503
+        assert for_curl.json()["database"] == "unreachable"  # a report, not an error line
+    assert max(timings) < 0.05
 
 
 def test_readyz_is_503_when_the_database_is_unreachable(tmp_path: Path) -> None:

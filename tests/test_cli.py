@@ -8,6 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import typer
+from typer.testing import CliRunner
+
+from app.cli import cli
 from tests.kbfactory import variant, write_kb
 
 REPO = Path(__file__).resolve().parents[1]
@@ -54,6 +58,54 @@ def test_bad_setting_exits_2_with_a_message() -> None:
 
 def test_unknown_command_exits_2() -> None:
     assert errkb("no-such-command").returncode == 2
+
+
+def test_h6_config_show_prints_the_effective_settings_with_secrets_masked() -> None:
+    password = "hunter2-" + "x" * 8
+    env = {
+        "ERRKB_DATABASE_URL": f"postgresql+psycopg://errkb:{password}@db:5432/errkb",
+        "ERRKB_PORT": "8123",
+        "ERRKB_ALLOWED_HOSTS": "a.example.org,b.example.org",
+    }
+    result = errkb("config", "--show", env=env)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "ERRKB_DATABASE_URL=**********" in lines
+    assert "ERRKB_PORT=8123" in lines
+    assert "ERRKB_ALLOWED_HOSTS=a.example.org,b.example.org" in lines
+    assert "ERRKB_ANSWER_SECONDS=25.0" in lines
+    assert password not in result.stdout + result.stderr
+    assert errkb("config", env=env).stdout == "settings ok\n"
+
+
+def test_h6_an_invalid_setting_exits_2_naming_the_field_not_its_value() -> None:
+    result = errkb("config", env={"ERRKB_PORT": "99999", "ERRKB_DEFAULT_LANG": "fr"})
+    assert result.returncode == 2
+    assert "ERRKB_PORT: Input should be less than or equal to 65535" in result.stderr
+    assert "ERRKB_DEFAULT_LANG:" in result.stderr
+    assert "99999" not in result.stderr
+
+
+def _command_paths(command: object, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every command's name path, walking the groups typer builds (its own click)."""
+    paths = [path]
+    for name, sub in getattr(command, "commands", {}).items():
+        paths += _command_paths(sub, (*path, name))
+    return paths
+
+
+def test_h9_errkb_and_every_subcommand_answer_help_with_exit_0() -> None:
+    """Target H9 (lint's exit 1 with file:line and usage errors' exit 2: the tests above)."""
+    paths = _command_paths(typer.main.get_command(cli))
+    assert ("config",) in paths
+    assert ("db", "upgrade") in paths
+    assert len(paths) >= 20
+    runner = CliRunner()
+    for path in paths:
+        result = runner.invoke(cli, [*path, "--help"])
+        assert result.exit_code == 0, (path, result.output)
+        assert "Usage:" in result.output, path
+    assert errkb("match").returncode == 2  # a missing argument is a usage error
 
 
 def test_schema_prints_json_schema() -> None:

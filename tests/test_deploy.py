@@ -48,7 +48,7 @@ def compose() -> dict[str, Any]:
     return document
 
 
-def test_dockerfile_passes_hadolint() -> None:
+def test_h11_dockerfile_passes_hadolint() -> None:
     result = subprocess.run(
         [str(HADOLINT), "--no-color", "Dockerfile"], cwd=REPO, capture_output=True, text=True,
         timeout=60, check=False,
@@ -56,7 +56,7 @@ def test_dockerfile_passes_hadolint() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_dockerfile_runs_errkb_serve_as_a_non_root_user_with_a_healthcheck() -> None:
+def test_h11_dockerfile_runs_errkb_serve_as_a_non_root_user_with_a_healthcheck() -> None:
     text = (REPO / "Dockerfile").read_text()
     assert text.startswith("#")
     assert "FROM python:3.11-slim" in text
@@ -69,7 +69,7 @@ def test_dockerfile_runs_errkb_serve_as_a_non_root_user_with_a_healthcheck() -> 
     assert "ERRKB_HOST=0.0.0.0" in text
 
 
-def test_compose_file_follows_the_spec_rules_we_can_check() -> None:
+def test_h11_compose_file_follows_the_spec_rules_we_can_check() -> None:
     spec = compose()
     assert set(spec) <= TOP_LEVEL
     services = spec["services"]

@@ -33,13 +33,27 @@ class Health(BaseModel):
     status: Literal["ok"] = "ok"
 
 
+class ReadinessCheck(BaseModel):
+    """One thing ``/readyz`` checked (listed with ``?verbose=true``)."""
+
+    name: Literal["database", "migrations", "kb"]
+    ok: bool
+    detail: str
+
+
 class Readiness(BaseModel):
     """Whether this replica should receive traffic, and which KB it serves."""
 
     status: Literal["ready", "not-ready"]
     database: Literal["ok", "unreachable"]
+    migrations: Literal["at-head", "behind", "unknown"] = Field(
+        description="The database's schema against the migrations this errkb ships."
+    )
     kb_revision: str = Field(description="Content hash of the KB in use.")
     articles: int = Field(description="Number of articles in the KB in use.")
+    checks: list[ReadinessCheck] | None = Field(
+        default=None, description="Each check, with ?verbose=true."
+    )
 
 
 class ErrorDetail(BaseModel):
@@ -234,6 +248,16 @@ class ReloadOut(BaseModel):
     )
 
 
+ERROR_LINE = {
+    "text/plain": {
+        "schema": {
+            "type": "string",
+            "description": "For text clients: `errkb: <message> (<status> <code>)`.",
+        }
+    }
+}
+
+
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI ``responses`` entries for error statuses, all in the one error shape."""
-    return {status: {"model": ErrorResponse} for status in statuses}
+    """OpenAPI ``responses`` entries for error statuses: the one error shape, or its text line."""
+    return {status: {"model": ErrorResponse, "content": ERROR_LINE} for status in statuses}

@@ -11,7 +11,12 @@ and cost throughput, goal P8). For every HTTP request it
   Referrer-Policy, COOP, X-Frame-Options, ``Cache-Control: no-store`` unless
   the app set one; HSTS only over HTTPS);
 - rewrites the few plain-text errors Starlette produces itself (the body
-  limit's 413, TrustedHostMiddleware's 400) into the JSON error shape.
+  limit's 413, TrustedHostMiddleware's 400) into the JSON error shape;
+- sends every error as one line of text, ``errkb: <message> (<status> <code>)``,
+  to a client that asked for text (curl, wget, ``errkb report``, ``Accept:
+  text/plain`` or ``?format=text``): a failing job's hook prints it into its
+  own log (target H8). ``/api/`` answers say ``Vary: Accept, Accept-Language,
+  User-Agent``, the headers they are negotiated on (H7).
 """
 
 from __future__ import annotations
@@ -22,12 +27,14 @@ import re
 import time
 import uuid
 from dataclasses import dataclass, field
+from urllib.parse import parse_qs
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.http.clients import client_kind
-from app.http.errors import CODES, error_body
+from app.http.clients import answer_format, client_kind
+from app.http.errors import CODES, clean, error_body
 from app.http.logs import ACCESS_LOGGER
+from app.matching.decode import decode_text
 from app.metrics import Metrics
 
 CSP = (
@@ -36,6 +43,7 @@ CSP = (
 )
 HSTS = "max-age=31536000; includeSubDomains"
 _REQUEST_ID = re.compile(rb"[A-Za-z0-9._-]{1,64}")
+VARY = (b"vary", b"Accept, Accept-Language, User-Agent")
 access_log = logging.getLogger(ACCESS_LOGGER)
 
 
@@ -60,13 +68,26 @@ def _header(scope: Scope, name: bytes) -> bytes | None:
     return None
 
 
+def _wants_text(scope: Scope) -> bool:
+    """Whether the client asked for text, by the rules of the match endpoint's answers."""
+    query = parse_qs(bytes(scope.get("query_string", b"")).decode("latin-1"))
+    explicit = query.get("format", [None])[-1]
+    accept, agent = _header(scope, b"accept"), _header(scope, b"user-agent")
+    kind = client_kind(agent.decode("latin-1") if agent else None)
+    return answer_format(explicit, accept.decode("latin-1") if accept else None, kind) == "text"
+
+
 @dataclass
 class _Exchange:
     request_id: str
+    wants_text: bool
+    api: bool
     started: float = field(default_factory=time.perf_counter)
     status: int = 500
     body_bytes: int = 0
-    rewrite: bytearray | None = None  # the plain-text error body being replaced
+    start_headers: list[tuple[bytes, bytes]] = field(default_factory=list)
+    rewrite: bytearray | None = None  # an error body being re-sent in the client's form
+    rewrite_json: bool = False  # that body is our JSON error shape (else Starlette's text)
 
 
 class RequestMiddleware:
@@ -83,7 +104,8 @@ class RequestMiddleware:
             return
         given = _header(scope, b"x-request-id")
         rid = given.decode() if given and _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
-        exchange = _Exchange(rid)
+        path = str(scope.get("path", ""))
+        exchange = _Exchange(rid, wants_text=_wants_text(scope), api=path.startswith("/api/"))
         scope.setdefault("state", {})["request_id"] = rid
 
         async def counting_receive() -> Message:
@@ -104,8 +126,11 @@ class RequestMiddleware:
         if message["type"] == "http.response.start":
             exchange.status = message["status"]
             headers = list(message.get("headers", ()))
-            if exchange.status >= 400 and _plain_text(headers):
+            form = _content_form(headers) if exchange.status >= 400 else None
+            if form == "text" or (form == "json" and exchange.wants_text):
                 exchange.rewrite = bytearray()
+                exchange.rewrite_json = form == "json"
+                exchange.start_headers = headers
                 return
             message = {**message, "headers": self._decorate(headers, exchange)}
         elif message["type"] == "http.response.body" and exchange.rewrite is not None:
@@ -122,14 +147,32 @@ class RequestMiddleware:
         added = [(b"x-request-id", exchange.request_id.encode()), *self.extra]
         if b"cache-control" not in names:
             added.append((b"cache-control", b"no-store"))
+        if exchange.api and b"vary" not in names:
+            added.append(VARY)
         return headers + added
 
     async def _send_rewritten(self, exchange: _Exchange, send: Send) -> None:
         assert exchange.rewrite is not None
-        text = bytes(exchange.rewrite[:200]).decode("utf-8", "replace") or "request refused"
-        code = CODES.get(exchange.status, "error")
-        body = json.dumps(error_body(code, text)).encode()
-        headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
+        found = _error_of(exchange)
+        if found is None:  # JSON that is not an error, e.g. /readyz's 503: sent as it was
+            headers = self._decorate(exchange.start_headers, exchange)
+            start = {"type": "http.response.start", "status": exchange.status}
+            await send({**start, "headers": headers})
+            await send({"type": "http.response.body", "body": bytes(exchange.rewrite)})
+            return
+        code, message = found
+        if exchange.wants_text:
+            line = " ".join(decode_text(clean(message)).text.split())  # no controls (C8)
+            body = f"errkb: {line} ({exchange.status} {code})\n".encode()
+            kind = b"text/plain; charset=utf-8"
+        else:
+            body, kind = json.dumps(error_body(code, message)).encode(), b"application/json"
+        kept = [
+            (key, value)
+            for key, value in exchange.start_headers
+            if key.lower() not in (b"content-type", b"content-length")
+        ]
+        headers = [*kept, (b"content-type", kind), (b"content-length", b"%d" % len(body))]
         start = {"type": "http.response.start", "status": exchange.status}
         await send({**start, "headers": self._decorate(headers, exchange)})
         await send({"type": "http.response.body", "body": body})
@@ -156,8 +199,29 @@ class RequestMiddleware:
         access_log.log(level, "request", extra={"fields": fields})
 
 
-def _plain_text(headers: list[tuple[bytes, bytes]]) -> bool:
+def _content_form(headers: list[tuple[bytes, bytes]]) -> str | None:
+    """``text`` or ``json`` for the error bodies this middleware may re-send, else None."""
     for key, value in headers:
         if key.lower() == b"content-type":
-            return value.startswith(b"text/plain")
-    return False
+            if value.startswith(b"text/plain"):
+                return "text"
+            if value.startswith(b"application/json"):
+                return "json"
+    return None
+
+
+def _error_of(exchange: _Exchange) -> tuple[str, str] | None:
+    """Code and message of the buffered body: our error shape or Starlette's plain text.
+
+    None for JSON in another shape (a probe's report), which is no error to rewrite.
+    """
+    assert exchange.rewrite is not None
+    fallback = CODES.get(exchange.status, "error")
+    if exchange.rewrite_json:
+        try:
+            error = json.loads(exchange.rewrite)["error"]
+            return str(error["code"]), " ".join(str(error["message"]).split())
+        except (ValueError, KeyError, TypeError):
+            return None
+    text = bytes(exchange.rewrite[:200]).decode("utf-8", "replace").strip()
+    return fallback, text or "request refused"

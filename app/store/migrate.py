@@ -9,13 +9,17 @@ source checkout (or an image that copies one).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
+import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from alembic.util import CommandError
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.errors import StoreError
@@ -72,3 +76,28 @@ def head() -> str:
     if revision is None:
         raise StoreError(f"no revisions in {MIGRATIONS_DIR / 'versions'}")
     return revision
+
+
+@cache
+def cached_head() -> str:
+    """``head()`` read once per process: the scripts do not change under a running service."""
+    return head()
+
+
+@dataclass(frozen=True)
+class DatabaseState:
+    """What ``/readyz`` needs to know of the database: does it answer, at which revision."""
+
+    reachable: bool
+    revision: str | None = None
+
+
+def probe(engine: Engine) -> DatabaseState:
+    """``SELECT 1`` and the Alembic revision, on one connection; never raises (for /readyz)."""
+    try:
+        with reader(engine).connect() as conn:
+            conn.execute(sa.text("SELECT 1"))
+            revision = MigrationContext.configure(conn).get_current_revision()
+    except Exception:
+        return DatabaseState(reachable=False)
+    return DatabaseState(reachable=True, revision=revision)

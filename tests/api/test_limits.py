@@ -410,3 +410,40 @@ def test_d6_a_body_over_the_follower_cap_is_refused_before_it_is_read(tmp_path: 
                 follower.grow(runner.follower_max_bytes + 1)  # it grew as it was decoded
             assert runner._followers == 0
     assert (runner._free_slots, runner._followers) == (2, 0)
+
+
+def test_h8_a_match_past_the_deadline_is_503_and_its_answer_waits_for_the_retry(
+    tmp_path: Path,
+) -> None:
+    """Target H8: nobody waits past ``answer_seconds``; the work goes on, holding its slot.
+
+    A 5 MB log takes about a second to match; with a 50 ms deadline the
+    request is refused at once, the computation keeps its big-match slot until
+    it ends, and the retry gets the cached answer.
+    """
+    holder = KbHolder(prepare_valid_kb(write_kb(tmp_path / "kb"), self_tests=False))
+    metrics = make_metrics()
+    runner = MatchRunner(
+        kb=holder, metrics=metrics, recorder=None, big_body_bytes=MIB, big_match_slots=2,
+        cache_seconds=60, answer_seconds=0.05,
+    )  # fmt: skip
+    log = (TRACEBACK * (5 * MIB // len(TRACEBACK))).encode()
+
+    async def scenario() -> tuple[str, float, int, str]:
+        started = time.perf_counter()
+        first = await _post(runner, log)
+        refused_in = time.perf_counter() - started
+        slots_while_working = runner._free_slots
+        for _ in range(600):
+            if runner._free_slots == 2:
+                break
+            await asyncio.sleep(0.05)
+        return first, refused_in, slots_while_working, await _post(runner, log)
+
+    first, refused_in, slots_while_working, retry = asyncio.run(scenario())
+    assert first == "busy"
+    assert refused_in < 0.5
+    assert slots_while_working == 1
+    assert retry == "cached"
+    assert (runner._free_slots, runner._followers) == (2, 0)
+    assert metrics.registry.get_sample_value("errkb_rejected_total", {"reason": "deadline"}) == 1

@@ -163,3 +163,53 @@ def test_c5_a_10mb_log_alone_is_answered_within_half_a_second(
         elapsed = time.perf_counter() - started
     assert response.json()["matches"][0]["article_id"] == "sample-error"
     assert elapsed < 1.0  # 0.5 s is the goal on an idle machine; CI shares its cores
+
+
+def test_h5_every_line_the_server_logs_is_json_with_time_level_and_request_id(
+    sqlite_server: Server,
+) -> None:
+    """Target H5: uvicorn's lines too; control characters and secrets never reach the log."""
+    secret = "hf_" + "Zk" * 17
+    with httpx.Client(base_url=sqlite_server.url, timeout=30) as client:
+        pasted = f"{TRACEBACK}\x1b[31mtoken {secret}\x1b[0m\n"
+        client.post("/api/v1/match", content=pasted, headers={"X-Request-ID": "h5-match"})
+        client.get("/nope%0a%1b%5B31mforged-line", headers={"X-Request-ID": "h5-404"})
+    deadline = time.monotonic() + 10  # the access line is written after the response
+    while '"h5-404"' not in sqlite_server.output() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    output = sqlite_server.output()
+    records = [json.loads(line) for line in output.splitlines() if line.strip()]
+    for record in records:
+        assert {"ts", "level", "logger", "msg"} <= set(record), record
+        assert record["ts"].endswith("+00:00"), record
+        assert record["level"] in {"debug", "info", "warning", "error", "critical"}
+    assert any(record["logger"].startswith("uvicorn") for record in records)
+    access = {r["request_id"]: r for r in records if r["logger"] == "errkb.access"}
+    assert access["h5-match"]["route"] == "/api/v1/match"
+    assert access["h5-404"]["route"] == "unmatched"
+    assert all(len(rid) <= 64 for rid in access)
+    assert secret not in output
+    assert "\x1b" not in output
+    assert "forged-line" not in output
+
+
+def test_h8_real_curl_prints_one_line_when_errkb_is_too_slow(tmp_path: Path) -> None:
+    """Target H8 through curl itself: past the deadline, one line, the hook never hangs."""
+    server = start(
+        f"sqlite:///{tmp_path / 'e2e.db'}", tmp_path,
+        ERRKB_ANSWER_SECONDS="0.001", ERRKB_RATE_LIMIT_PER_MINUTE="0",
+    )  # fmt: skip
+    try:
+        log = tmp_path / "big.log"
+        log.write_bytes(_log(2 * MIB))
+        result = curl(
+            "--max-time", "30", "-w", "%{http_code}\n", "--data-binary", f"@{log}",
+            server.url + "/api/v1/match",
+        )  # fmt: skip
+    finally:
+        stop(server)
+    body, code = result.stdout.rsplit("\n", 2)[0], result.stdout.splitlines()[-1]
+    assert code == "503"
+    assert body.startswith("errkb: no answer within 0.001 s; errkb goes on"), result.stdout
+    assert body.endswith("(503 busy)")
+    assert "\n" not in body

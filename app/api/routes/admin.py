@@ -141,7 +141,7 @@ async def reload(
         services.metrics.reloads.inc()
         log.info("reloaded the KB: revision %s", outcome.revision[:12])
     articles = len(services.kb.current.kb)
-    services.metrics.kb_articles.set(articles)
+    services.metrics.show_kb(services.kb.current.revision, articles)
     return ReloadOut(
         swapped=outcome.swapped,
         revision=outcome.revision,

@@ -27,7 +27,7 @@ router = APIRouter(tags=["operations"])
 async def metrics(services: ServicesDep) -> Response:
     """Prometheus exposition format of this instance's registry."""
     live = services.kb.current
-    services.metrics.kb_articles.set(len(live.kb))
+    services.metrics.show_kb(live.revision, len(live.kb))
     states = await run_in_threadpool(
         article_lifecycles, services.engine, live, stale_after_days=services.stale_after_days
     )
