@@ -27,6 +27,7 @@ import re
 import time
 import uuid
 from dataclasses import dataclass, field
+from functools import cached_property
 from urllib.parse import parse_qs
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -80,7 +81,7 @@ def _wants_text(scope: Scope) -> bool:
 @dataclass
 class _Exchange:
     request_id: str
-    wants_text: bool
+    scope: Scope
     api: bool
     started: float = field(default_factory=time.perf_counter)
     status: int = 500
@@ -88,6 +89,11 @@ class _Exchange:
     start_headers: list[tuple[bytes, bytes]] = field(default_factory=list)
     rewrite: bytearray | None = None  # an error body being re-sent in the client's form
     rewrite_json: bool = False  # that body is our JSON error shape (else Starlette's text)
+
+    @cached_property
+    def wants_text(self) -> bool:
+        """Asked only of errors: most requests never pay for the negotiation."""
+        return _wants_text(self.scope)
 
 
 class RequestMiddleware:
@@ -105,7 +111,7 @@ class RequestMiddleware:
         given = _header(scope, b"x-request-id")
         rid = given.decode() if given and _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
         path = str(scope.get("path", ""))
-        exchange = _Exchange(rid, wants_text=_wants_text(scope), api=path.startswith("/api/"))
+        exchange = _Exchange(rid, scope, api=path.startswith("/api/"))
         scope.setdefault("state", {})["request_id"] = rid
 
         async def counting_receive() -> Message:
