@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import os
+import threading
 import time
 import tracemalloc
 from collections.abc import Callable, Iterator
@@ -18,7 +20,8 @@ from fastapi.testclient import TestClient
 from starlette.requests import Request
 
 from app.errors import Busy
-from app.http.bodies import BodyLimits, Gunzip, gunzip, read_form
+from app.http import bodies
+from app.http.bodies import BodyLimits, Gunzip, gunzip, read_body, read_form
 from app.http.errors import HttpError
 from app.http.ratelimit import RateLimiter, client_ip, parse_networks
 from app.kb import prepare_valid_kb
@@ -186,6 +189,62 @@ def test_c2_a_chunked_multipart_flood_stops_at_the_wire_limit() -> None:
         asyncio.run(read_form(request, BodyLimits(wire=64 * KIB, text=256 * KIB), lambda _: None))
     assert caught.value.status == 413
     assert sum(pulled) <= 64 * KIB + 16 * KIB
+
+
+@pytest.mark.parametrize(
+    ("encoding", "steps"),
+    [("identity", 1), ("sniffed gzip", 2), ("gzip", 1)],
+)
+def test_g3_a_big_body_is_joined_and_expanded_while_the_loop_runs(
+    monkeypatch: pytest.MonkeyPatch, encoding: str, steps: int
+) -> None:
+    """Target G3 (``/healthz`` under 100 ms): joining a 50 MB body on the event loop held
+    every other request for 31 ms, and a gzip file posted without Content-Encoding was
+    expanded there whole. Each such step here waits, in its own thread, until a task on
+    the loop has run; a step run on the loop itself would wait in vain."""
+    ticked = threading.Event()
+    waited: list[bool] = []
+
+    def waiting(real: Callable[..., bytes]) -> Callable[..., bytes]:
+        def step(*args: object) -> bytes:
+            ticked.clear()
+            waited.append(ticked.wait(5))
+            return real(*args)
+
+        return step
+
+    monkeypatch.setattr(bodies, "_join", waiting(bodies._join))
+    monkeypatch.setattr(bodies, "gunzip", waiting(bodies.gunzip))
+    text = os.urandom(3 * MIB // 2).hex().encode()  # 3 MiB, its gzip still over a MiB
+    body = text if encoding == "identity" else gzip.compress(text, compresslevel=1)
+    pieces = [body[start : start + 64 * KIB] for start in range(0, len(body), 64 * KIB)]
+
+    async def receive() -> dict[str, object]:
+        piece = pieces.pop(0)
+        return {"type": "http.request", "body": piece, "more_body": bool(pieces)}
+
+    headers = [(b"content-encoding", b"gzip")] if encoding == "gzip" else []
+    scope = {"type": "http", "method": "POST", "path": "/api/v1/match", "headers": headers}
+
+    async def read_while_ticking() -> bytes:
+        running = True
+
+        async def ticker() -> None:
+            while running:
+                ticked.set()
+                await asyncio.sleep(0.001)
+
+        ticking = asyncio.create_task(ticker())
+        try:
+            return await read_body(
+                Request(scope, receive), BodyLimits(8 * MIB, 8 * MIB), lambda _: None
+            )
+        finally:
+            running = False
+            await ticking
+
+    assert asyncio.run(read_while_ticking()) == text
+    assert waited == [True] * steps
 
 
 @pytest.mark.parametrize(
