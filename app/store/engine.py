@@ -137,13 +137,3 @@ def reader(engine: Engine) -> Engine:
     SQLITE_BUSY that BEGIN IMMEDIATE avoids, so use it only for reads.
     """
     return engine.execution_options(**{BEGIN_OPTION: "DEFERRED"})
-
-
-def ping(engine: Engine) -> bool:
-    """True when the database answers ``SELECT 1``; never raises (for /readyz)."""
-    try:
-        with reader(engine).connect() as conn:
-            conn.execute(sa.text("SELECT 1"))
-    except Exception:
-        return False
-    return True

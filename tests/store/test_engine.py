@@ -18,7 +18,8 @@ from sqlalchemy.engine import Engine
 
 from app.errors import ConfigError
 from app.store import migrate
-from app.store.engine import check_sqlite_placement, make_engine, ping, reader
+from app.store.engine import check_sqlite_placement, make_engine, reader
+from app.store.migrate import probe
 
 
 @pytest.fixture
@@ -109,11 +110,11 @@ def test_f3_read_then_write_transactions_never_see_busy(sqlite_engine: Engine) -
         assert conn.exec_driver_sql("SELECT count(*) FROM unmatched_cluster").scalar() == 100
 
 
-def test_ping(engine: Engine) -> None:
-    assert ping(engine) is True
+def test_probe_reaches_the_database(engine: Engine) -> None:
+    assert probe(engine).reachable is True
     down = make_engine("postgresql+psycopg://nobody@127.0.0.1:1/none?connect_timeout=1")
     try:
-        assert ping(down) is False
+        assert probe(down).reachable is False
     finally:
         down.dispose()
 
