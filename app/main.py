@@ -16,6 +16,7 @@ from fastapi import FastAPI
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from app import web
+from app.allocator import tune_malloc
 from app.api.routes import admin, articles, docs, health, learning, match, ops
 from app.http.bodies import BodyLimits
 from app.http.errors import install_error_handlers
@@ -129,5 +130,6 @@ def _routes(app: FastAPI, settings: Settings) -> None:
 
 
 def create_app_from_env() -> FastAPI:
-    """uvicorn factory: settings from ``ERRKB_*`` variables."""
+    """uvicorn factory: settings from ``ERRKB_*`` variables; big buffers go back to the OS."""
+    tune_malloc()
     return create_app(Settings())

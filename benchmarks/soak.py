@@ -129,6 +129,7 @@ class Record:
     samples: list[Sample] = field(default_factory=list)
     failures: Counter[str] = field(default_factory=Counter)
     rss_mb: list[float] = field(default_factory=list)
+    rss_measured_mb: list[float] = field(default_factory=list)  # after the warm-up only
     measured: bool = False  # read by the probe thread, set once by the loop
 
 
@@ -288,6 +289,7 @@ class Probe(threading.Thread):
         self.samples: list[Sample] = []
         self.failures: Counter[str] = Counter()
         self.rss_mb: list[float] = []
+        self.rss_measured_mb: list[float] = []
 
     def run(self) -> None:
         deadline = time.monotonic() + self.limit_s
@@ -306,12 +308,15 @@ class Probe(threading.Thread):
                 if status and status != 200:
                     self.failures[f"healthz: {status}"] += 1
                 self.rss_mb.append(rss_mb(self.server.process.pid))
+                if self.samples[-1].measured:
+                    self.rss_measured_mb.append(self.rss_mb[-1])
                 self.stopped.wait(max(0.0, 1.0 - (time.perf_counter() - began)))
 
     def merge(self) -> None:
         self.record.samples += self.samples
         self.record.failures += self.failures
         self.record.rss_mb += self.rss_mb
+        self.record.rss_measured_mb += self.rss_measured_mb
 
 
 async def drive(server: Server, record: Record, plan: Plan) -> dict[str, float]:
@@ -340,6 +345,15 @@ def percentile(ordered: list[float], q: float) -> float:
         return float("nan")
     rank = max(1, -(-len(ordered) * q // 100))
     return ordered[int(rank) - 1]
+
+
+def medians_by_third(series: list[float]) -> list[float]:
+    """Medians of the first, middle and last thirds: a leak climbs, a full allocator is flat."""
+    third = len(series) // 3
+    if not third:
+        return []
+    parts = (series[:third], series[third : len(series) - third], series[len(series) - third :])
+    return [percentile(sorted(part), 50) for part in parts]
 
 
 def summarise(
@@ -373,6 +387,7 @@ def summarise(
         "rss_warm_mb": memory["rss_warm_mb"],
         "rss_end_mb": memory["rss_end_mb"],
         "rss_peak_mb": max(record.rss_mb, default=float("nan")),
+        "rss_median_by_third_mb": medians_by_third(record.rss_measured_mb),
         "fds_warm": memory["fds_warm"],
         "fds_end": memory["fds_end"],
         "healthz_max_ms": 1000 * max(healthz, default=float("nan")),
@@ -431,6 +446,9 @@ def lines(report: dict[str, Any]) -> list[str]:
         f"at the end (peak {report['rss_peak_mb']:.0f} MiB); open fds "
         f"{report['fds_warm']:.0f} → {report['fds_end']:.0f}"
     )
+    if report.get("rss_median_by_third_mb"):
+        thirds = " / ".join(f"{mb:.0f}" for mb in report["rss_median_by_third_mb"])
+        out.append(f"RSS median by thirds of the soak {thirds} MiB")
     match = report["kinds"].get("match", {})
     if "p95_first_third_ms" in match:
         out.append(

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks.soak import ci_plan, full_plan, lines, soak, violations
+from benchmarks.soak import ci_plan, full_plan, lines, medians_by_third, soak, violations
 
 PLAN = ci_plan(35.0)
 
@@ -30,6 +30,8 @@ def test_g3_a_short_soak_meets_the_targets(db_url: str, tmp_path: Path) -> None:
     assert kinds["big-5MB"]["requests"] >= 4, text
     assert kinds["healthz"]["requests"] >= PLAN.warmup_s + PLAN.soak_s - 5, text
     assert 0 < report["rss_warm_mb"] <= report["rss_peak_mb"], text
+    assert len(report["rss_median_by_third_mb"]) == 3, text
+    assert "RSS median by thirds of the soak" in text
 
 
 def healthy_report() -> dict[str, Any]:
@@ -91,3 +93,9 @@ def test_g3_the_checks_catch_a_p95_that_drifts() -> None:
     assert violations(report, PLAN) == []
     report["kinds"]["match"]["p95_last_third_ms"] = 18.5
     assert violations(report, PLAN) == ["match p95 drifted from 9.0 ms to 18.5 ms (limit 100%)"]
+
+
+def test_rss_by_thirds_tells_a_climb_from_a_plateau() -> None:
+    assert medians_by_third([100, 120, 101, 119, 120, 121, 119, 120, 120]) == [101, 120, 120]
+    assert medians_by_third([100, 101, 102, 110, 111, 112, 120, 121, 122]) == [101, 111, 121]
+    assert medians_by_third([100, 101]) == []
