@@ -66,7 +66,11 @@ def _services(settings: Settings, metrics: Metrics) -> Services:
                 engine, days=settings.dryrun_days, max_loss=settings.dryrun_max_loss
             ),
         ),
-        limits=BodyLimits(wire=settings.max_body_bytes, text=settings.max_text_bytes),
+        limits=BodyLimits(
+            wire=settings.max_body_bytes,
+            text=settings.max_text_bytes,
+            seconds=settings.body_seconds,
+        ),
         rate_limiter=RateLimiter(settings.rate_limit_per_minute, settings.rate_limit_burst),
         trusted_proxies=parse_networks(settings.trusted_proxies),
         public_url=settings.public_url,

@@ -4,7 +4,8 @@ It sends the tail of the log, gzip-compressed, to ``POST /api/v1/match`` and
 prints the plain-text answer. A hook must never hurt the job it reports on:
 short connect and read timeouts, one deadline for everything, and whatever
 goes wrong (errkb down, slow, refusing, the log unreadable) ends in one line
-on stderr and exit status 0 (issue 4, item 9).
+on stderr and exit status 0 (issue 4, item 9). When errkb refuses, that line
+is errkb's own reason (target H8).
 
 A busy errkb (503 from the big-log guard, 429 from the rate limit) says when
 to come back; the hook tries twice more after ``Retry-After`` plus up to a
@@ -33,6 +34,7 @@ RETRIES = 2
 BUSY_STATUSES = frozenset({429, 503})
 MAX_JITTER_S = 1.0
 _JITTER = secrets.SystemRandom()  # the OS source: dlint (B8) flags the seeded one
+MAX_REASON_CHARS = 500  # the server's one-line refusal; a longer "line" is not errkb's
 MIN_ATTEMPT_S = 2.0  # a retry that cannot get this long to run is not worth sending
 
 
@@ -94,8 +96,19 @@ def report(
         return Outcome(note=f"errkb: not reachable at {url} ({type(exc).__name__}); job unaffected")
     if response.status_code != 200:
         tries = f" after {attempt + 1} tries" if attempt else ""
-        return Outcome(note=f"errkb: answered {response.status_code}{tries}; job unaffected")
+        return Outcome(note=f"{_refusal(response)}{tries}; job unaffected")
     return Outcome(answer=response.text.rstrip("\n"))
+
+
+def _refusal(response: httpx.Response) -> str:
+    """errkb's own one-line reason, ``errkb: <message> (<status> <code>)``, when it sent one.
+
+    Anything else (a proxy's HTML page, an empty body) comes down to the status.
+    """
+    line = response.text[:MAX_REASON_CHARS].split("\n", 1)[0]
+    if line.startswith("errkb: ") and line.isprintable() and len(line) < MAX_REASON_CHARS:
+        return line
+    return f"errkb: answered {response.status_code}"
 
 
 def _busy_wait(response: httpx.Response) -> float | None:

@@ -138,7 +138,6 @@ class Services:
     runner: MatchRunner | None = None
     reloader: Reloader | None = None
     limits: BodyLimits = field(default_factory=lambda: BodyLimits(64 << 20, 64 << 20))
-    small_limits: BodyLimits = field(default_factory=lambda: BodyLimits(1 << 20, 1 << 20))
     rate_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(0, 1))
     trusted_proxies: tuple[Network, ...] = ()
     public_url: str = ""

@@ -152,6 +152,15 @@ class Settings(BaseSettings):
             "hook waits at most 30 s)."
         ),
     )
+    body_seconds: float = Field(
+        default=60.0,
+        gt=0,
+        le=3600,
+        description=(
+            "How long a client has to send its whole request body; 408 past it, so that a "
+            "trickled upload cannot hold a connection and a big-match slot."
+        ),
+    )
     docs: bool = Field(
         default=True,
         description="Serve the API reference at /docs (local page, no CDN) and /openapi.json.",

@@ -273,3 +273,26 @@ def test_report_jitters_its_retries_and_reads_a_date_as_soon(tmp_path: Path) -> 
     assert len(waits) == 2
     assert 2.0 <= waits[0] <= 3.0
     assert 1.0 <= waits[1] <= 2.0
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "note"),
+    [
+        (
+            413,
+            "errkb: the log is larger than the limit of 1024 bytes (413 too_large)\n",
+            "errkb: the log is larger than the limit of 1024 bytes (413 too_large); job unaffected",
+        ),
+        (502, "<html><body>Bad Gateway</body></html>", "errkb: answered 502; job unaffected"),
+        (500, "errkb: \x1b[2Jspoofed\n", "errkb: answered 500; job unaffected"),
+        (500, "errkb: " + "x" * 600, "errkb: answered 500; job unaffected"),
+    ],
+)
+def test_h8_report_prints_errkbs_own_reason_for_a_refusal(
+    tmp_path: Path, status: int, body: str, note: str
+) -> None:
+    """errkb's one-line reason reaches the job's log; a proxy's page or a control code does not."""
+    log = tmp_path / "train.log"
+    log.write_text(TRACEBACK)
+    refusing = httpx.MockTransport(lambda _request: httpx.Response(status, text=body))
+    assert report(log, transport=refusing).note == note

@@ -13,6 +13,10 @@ stacked or unknown encodings are a 415 that lists what is supported (C4).
 decoded size): the caller's admission guard uses it to refuse a big body with
 503 before reading it (target D6).
 
+The whole body must arrive within ``BodyLimits.seconds`` of its first read,
+else 408: a client that trickles a big body would hold its connection, and
+the big-match slot its Content-Length claimed, for as long as it liked.
+
 Joining the pieces of a body of a MiB or more, and expanding a whole gzip
 blob, happen in a worker thread: on the event loop, joining 50 MB took
 31 ms and held up every other request, ``/healthz`` included (the 30-minute
@@ -25,6 +29,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+import anyio
 import anyio.lowlevel
 import anyio.to_thread
 from starlette.datastructures import FormData, UploadFile
@@ -42,10 +47,11 @@ Grow = Callable[[int], None]
 
 @dataclass(frozen=True)
 class BodyLimits:
-    """``wire``: bytes as sent; ``text``: bytes after expansion."""
+    """``wire``: bytes as sent; ``text``: bytes after expansion; ``seconds``: to send it all."""
 
     wire: int
     text: int
+    seconds: float = 60.0
 
 
 def too_large(what: str, limit: int) -> HttpError:
@@ -135,7 +141,8 @@ async def read_body(request: Request, limits: BodyLimits, grow: Grow) -> bytes:
     expander = Gunzip(limits.text) if encoding == "gzip" else None
     parts: list[bytes] = []
     wire = size = 0
-    async for chunk in request.stream():
+    timed = Request(request.scope, _timed(request.receive, limits.seconds))
+    async for chunk in timed.stream():
         wire += len(chunk)
         if wire > limits.wire:
             raise too_large("the request body", limits.wire)
@@ -184,7 +191,8 @@ async def read_form(request: Request, limits: BodyLimits, grow: Grow) -> FormDat
     length = declared_length(request, limits)
     if length is not None:
         grow(length)
-    weighed = Request(request.scope, _weighed(request.receive, limits.wire, grow))
+    receive = _timed(request.receive, limits.seconds)
+    weighed = Request(request.scope, _weighed(receive, limits.wire, grow))
     return await weighed.form(max_files=1, max_fields=10, max_part_size=limits.wire)
 
 
@@ -203,6 +211,21 @@ def _weighed(receive: Receive, limit: int, grow: Grow) -> Receive:
         return message
 
     return counted
+
+
+def _timed(receive: Receive, seconds: float) -> Receive:
+    """``receive`` that gives the whole body ``seconds`` from its first call; 408 past it."""
+    deadline: float | None = None
+
+    async def timed() -> Message:
+        nonlocal deadline
+        if deadline is None:
+            deadline = anyio.current_time() + seconds
+        with anyio.move_on_after(deadline - anyio.current_time()):
+            return await receive()
+        raise HttpError(408, f"the request body did not arrive within {seconds:g} s")
+
+    return timed
 
 
 async def upload_bytes(upload: UploadFile, limits: BodyLimits, grow: Grow) -> bytes:

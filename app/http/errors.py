@@ -35,6 +35,7 @@ CODES: Mapping[int, str] = {
     404: "not_found",
     405: "method_not_allowed",
     406: "not_acceptable",
+    408: "body_timeout",
     409: "conflict",
     413: "too_large",
     415: "unsupported_media_type",

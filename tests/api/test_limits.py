@@ -191,6 +191,34 @@ def test_c2_a_chunked_multipart_flood_stops_at_the_wire_limit() -> None:
     assert sum(pulled) <= 64 * KIB + 16 * KIB
 
 
+@pytest.mark.parametrize("form", [False, True], ids=["raw", "multipart"])
+def test_d6_a_trickled_body_is_cut_off_at_its_deadline(form: bool) -> None:
+    """A client that sends a first piece and then stalls gets 408 once ``seconds`` are up,
+    measured from the first read, however many small pieces it keeps sending."""
+    kind = b"multipart/form-data; boundary=b" if form else b"text/plain"
+    scope = {"type": "http", "method": "POST", "path": "/", "headers": [(b"content-type", kind)]}
+    first = _multipart(b"x")[:40] if form else b"x"
+    sent: list[float] = []
+
+    async def receive() -> dict[str, object]:
+        if sent:
+            await asyncio.sleep(0.05)  # a byte every 50 ms: each read is quick, the whole is not
+        sent.append(time.monotonic())
+        body = first if len(sent) == 1 else b"x"
+        return {"type": "http.request", "body": body, "more_body": len(sent) < 40}  # 2 s in all
+
+    limits = BodyLimits(wire=8 * MIB, text=8 * MIB, seconds=0.3)
+    reader = read_form if form else read_body
+    started = time.monotonic()
+    with pytest.raises(HttpError) as caught:
+        asyncio.run(reader(Request(scope, receive), limits, lambda _: None))  # type: ignore[operator]
+    elapsed = time.monotonic() - started
+    assert caught.value.status == 408
+    assert "did not arrive within 0.3 s" in str(caught.value)
+    assert 0.3 <= elapsed < 1.0
+    assert len(sent) >= 4
+
+
 @pytest.mark.parametrize(
     ("encoding", "steps"),
     [("identity", 1), ("sniffed gzip", 2), ("gzip", 1)],

@@ -8,8 +8,10 @@ uploads against a fast /healthz (D6), and a 10 MB log answered alone (P9).
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
+import socket
 import subprocess
 import threading
 import time
@@ -19,7 +21,7 @@ import httpx
 import pytest
 
 from tests.api.conftest import TRACEBACK
-from tests.e2e.conftest import Server, start, stop
+from tests.e2e.conftest import BIN, Server, start, stop
 
 MIB = 1 << 20
 
@@ -206,10 +208,69 @@ def test_h8_real_curl_prints_one_line_when_errkb_is_too_slow(tmp_path: Path) -> 
             "--max-time", "30", "-w", "%{http_code}\n", "--data-binary", f"@{log}",
             server.url + "/api/v1/match",
         )  # fmt: skip
+        other = tmp_path / "other.log"
+        other.write_bytes(_log(2 * MIB).replace(b"\n", b" \n"))  # not the cached answer
+        # a 2 s deadline leaves no room for a retry: the hook prints errkb's reason and goes
+        hook = subprocess.run(
+            [str(BIN / "errkb"), "report", str(other), "--url", server.url, "--timeout", "2"],
+            capture_output=True, text=True, timeout=30, check=False,
+        )  # fmt: skip
     finally:
         stop(server)
+    assert hook.returncode == 0, hook.stderr
+    assert hook.stderr.startswith("errkb: no answer within 0.001 s; errkb goes on"), hook.stderr
+    assert hook.stderr.endswith("(503 busy); job unaffected\n"), hook.stderr
     body, code = result.stdout.rsplit("\n", 2)[0], result.stdout.splitlines()[-1]
     assert code == "503"
     assert body.startswith("errkb: no answer within 0.001 s; errkb goes on"), result.stdout
     assert body.endswith("(503 busy)")
     assert "\n" not in body
+
+
+def _trickle(url: str, declared: int) -> socket.socket:
+    """A raw connection that claims a ``declared``-byte body and sends one byte of it."""
+    host, port = url.removeprefix("http://").split(":")
+    connection = socket.create_connection((host, int(port)), timeout=0.2)
+    head = f"POST /api/v1/match HTTP/1.1\r\nHost: {host}\r\nContent-Type: text/plain\r\n"
+    connection.sendall(f"{head}Content-Length: {declared}\r\n\r\n".encode() + b"x")
+    return connection
+
+
+def _status_while_trickling(connection: socket.socket, within_s: float) -> str:
+    """Send a byte every 0.2 s until the server answers; the answer's status line."""
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        try:
+            answer = connection.recv(4096)
+            return answer.split(b"\r\n", 1)[0].decode()
+        except TimeoutError:
+            with contextlib.suppress(OSError):  # the server may have closed its side
+                connection.sendall(b"x")
+    return "no answer"
+
+
+def test_d6_trickled_uploads_are_cut_off_and_free_their_big_match_slots(tmp_path: Path) -> None:
+    """Two clients claim both big-match slots with a 5 MB Content-Length and send a byte every
+    0.2 s. Big logs are refused while they hold the slots; past ERRKB_BODY_SECONDS both get
+    408 and the next big log is answered."""
+    server = start(
+        f"sqlite:///{tmp_path / 'e2e.db'}", tmp_path,
+        ERRKB_BODY_SECONDS="2", ERRKB_RATE_LIMIT_PER_MINUTE="0", ERRKB_BIG_FOLLOWERS="0",
+    )  # fmt: skip
+    try:
+        started = time.monotonic()
+        trickles = [_trickle(server.url, 5 * MIB) for _ in range(2)]
+        time.sleep(0.5)
+        with httpx.Client(base_url=server.url, timeout=30) as client:
+            refused = client.post("/api/v1/match", content=_log(2 * MIB))
+            statuses = [_status_while_trickling(each, within_s=10) for each in trickles]
+            cut_after = time.monotonic() - started
+            answered = client.post("/api/v1/match", content=_log(2 * MIB) + b"again\n")
+        for each in trickles:
+            each.close()
+    finally:
+        stop(server)
+    assert refused.status_code == 503, refused.text
+    assert statuses == ["HTTP/1.1 408 Request Timeout"] * 2
+    assert 2.0 <= cut_after < 6.0
+    assert answered.status_code == 200, answered.text

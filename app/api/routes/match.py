@@ -46,7 +46,7 @@ RESPONSES: dict[int | str, dict[str, Any]] = {
         "description": "JSON for programs and bots; a few lines of text for curl and job hooks.",
         "content": {"text/plain": {"schema": {"type": "string"}}},
     },
-    **errors(400, 413, 415, 422, 429, 503),
+    **errors(400, 408, 413, 415, 422, 429, 503),
 }
 
 
