@@ -63,8 +63,8 @@ def lifecycle_evidence(session: Session) -> tuple[dict[str, Evidence], datetime 
     """Per article: its latest verifier run, the newest flagging run among the latest run
     of each environment, and its last hit; and when the store began counting.
 
-    Three grouped queries for the whole KB, so a page or a metrics scrape
-    costs the same for 30 articles or 3,000 (plus one row per environment).
+    Three queries for the whole KB, each a walk of an index rather than of
+    the match events: every page and metrics scrape runs them (see ``_last_hits``).
     """
     latest = (
         sa.select(
@@ -94,11 +94,7 @@ def lifecycle_evidence(session: Session) -> tuple[dict[str, Evidence], datetime 
         .where(latest.c.position == 1)
         .order_by(latest.c.started_at.desc(), latest.c.id.desc())
     ).all()
-    hits = session.exec(
-        select(col(MatchEvent.top_article_id), sa.func.max(col(MatchEvent.created_at)))
-        .where(col(MatchEvent.top_article_id).is_not(None))
-        .group_by(col(MatchEvent.top_article_id))
-    ).all()
+    hits = session.execute(_last_hits()).all()
     since = session.exec(select(sa.func.min(col(MatchEvent.created_at)))).one()
     _done(session)
     evidence: dict[str, Evidence] = {}
@@ -114,6 +110,34 @@ def lifecycle_evidence(session: Session) -> tuple[dict[str, Evidence], datetime 
         known = evidence.get(str(article_id), Evidence())
         evidence[str(article_id)] = replace(known, last_hit_at=_utc(last_hit))
     return evidence, _utc(since)
+
+
+def _last_hits() -> sa.Select[tuple[str, datetime]]:
+    """Each article's newest match event, in index lookups: O(articles × log events).
+
+    A GROUP BY reads every event: 0.8 s a page at a million events on SQLite,
+    and the 30-minute soak's pages slowed as its 35,000 events piled up. This
+    walks the distinct ``top_article_id`` values one index probe at a time (a
+    recursive CTE: the next id is the smallest one above the last), then asks
+    the (top_article_id, created_at) index for each one's newest time.
+    """
+    events = sa.inspect(MatchEvent).local_table
+    later = events.alias("later")
+    walk = sa.select(sa.func.min(events.c.top_article_id).label("article_id")).cte(
+        "hit_articles", recursive=True
+    )
+    following = (
+        sa.select(sa.func.min(later.c.top_article_id))
+        .where(later.c.top_article_id > walk.c.article_id)
+        .scalar_subquery()
+    )
+    walk = walk.union_all(sa.select(following).where(walk.c.article_id.is_not(None)))
+    newest = (
+        sa.select(sa.func.max(events.c.created_at))
+        .where(events.c.top_article_id == walk.c.article_id)
+        .scalar_subquery()
+    )
+    return sa.select(walk.c.article_id, newest).where(walk.c.article_id.is_not(None))
 
 
 def _utc(value: datetime | None) -> datetime | None:
