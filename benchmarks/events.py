@@ -3,7 +3,7 @@
 Every library page, article page and ``/metrics`` scrape runs
 ``lifecycle_evidence``. This fills a scratch database with N synthetic match
 events spread over 30 articles (and a quarter unmatched), then times, on the
-same data and indexes, the shipped query (``_last_hits``: a walk of the
+same data and indexes, the shipped query (``last_hits``: a walk of the
 (top_article_id, created_at) index) beside the GROUP BY it replaced. Median
 of five, milliseconds.
 
@@ -27,7 +27,7 @@ from sqlmodel import Session
 
 from app.store import migrate
 from app.store.engine import make_engine
-from app.store.stats import _last_hits, lifecycle_evidence
+from app.store.stats import last_hits, lifecycle_evidence
 from app.store.tables import MatchEvent
 from benchmarks.common import machine
 from benchmarks.soak import database_url
@@ -67,7 +67,7 @@ def fill(engine: sa.Engine, count: int) -> None:
 
 
 def group_by() -> sa.Select[tuple[str, datetime]]:
-    """The query ``_last_hits`` replaced: reads every event that has an article."""
+    """The query ``last_hits`` replaced: reads every event that has an article."""
     events = sa.inspect(MatchEvent).local_table
     return (
         sa.select(events.c.top_article_id, sa.func.max(events.c.created_at))
@@ -110,10 +110,10 @@ def main() -> None:
             try:
                 for count in args.events:
                     fill(engine, count)
-                    shipped = median_ms(engine, lambda s: s.execute(_last_hits()).all())
+                    shipped = median_ms(engine, lambda s: s.execute(last_hits()).all())
                     replaced = median_ms(engine, lambda s: s.execute(group_by()).all())
                     whole = median_ms(engine, lifecycle_evidence)
-                    assert rows_of(engine, _last_hits()) == rows_of(
+                    assert rows_of(engine, last_hits()) == rows_of(
                         engine, group_by()
                     )  # same answer
                     print(f"| {count:,} | {shipped:.2f} | {replaced:.1f} | {whole:.2f} |")

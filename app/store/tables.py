@@ -57,7 +57,7 @@ class MatchEvent(StoreModel, table=True):
     __tablename__ = "match_event"
     __table_args__: Any = (
         _one_of("client_kind", CLIENT_KINDS),
-        # each article's newest event in one lookup (app.store.stats._last_hits)
+        # each article's newest event in one lookup (app.store.stats.last_hits)
         sa.Index("ix_match_event_top_article_id_created_at", "top_article_id", "created_at"),
     )
 

@@ -11,7 +11,7 @@ from sqlmodel import Session
 
 from app.store import migrate
 from app.store.engine import make_engine, reader
-from app.store.stats import _last_hits, lifecycle_evidence
+from app.store.stats import last_hits, lifecycle_evidence
 from app.store.tables import MatchEvent
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -81,7 +81,7 @@ def _vm_steps(tmp_path: Path, events: int) -> int:
 
     try:
         _store(engine, *((f"article-{n % 7}", T0 + timedelta(seconds=n)) for n in range(events)))
-        query = str(_last_hits().compile(engine, compile_kwargs={"literal_binds": True}))
+        query = str(last_hits().compile(engine, compile_kwargs={"literal_binds": True}))
         raw = engine.raw_connection()
         try:
             raw.driver_connection.set_progress_handler(count, 100)  # type: ignore[union-attr]
