@@ -21,18 +21,18 @@ from __future__ import annotations
 import ctypes
 import os
 import platform
+from collections.abc import Mapping
 
 MMAP_THRESHOLD_BYTES = 1 << 20
 _M_MMAP_THRESHOLD = -3  # from glibc's <malloc.h>
 _OPERATOR_SETTINGS = ("MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "GLIBC_TUNABLES")
 
 
-def tune_malloc(environ: dict[str, str] | None = None) -> bool:
+def tune_malloc(environ: Mapping[str, str] = os.environ) -> bool:
     """Fix glibc's mmap threshold at ``MMAP_THRESHOLD_BYTES``; whether it was set.
 
     False on another C library, or where the environment already tunes malloc.
     """
-    environ = dict(os.environ) if environ is None else environ
     if any(name in environ for name in _OPERATOR_SETTINGS):
         return False
     if platform.libc_ver()[0] != "glibc":

@@ -347,13 +347,17 @@ def percentile(ordered: list[float], q: float) -> float:
     return ordered[int(rank) - 1]
 
 
+def thirds(series: list[float]) -> tuple[list[float], list[float], list[float]]:
+    """The first, middle and last thirds of a series in time order (the middle takes the rest)."""
+    third = len(series) // 3
+    return series[:third], series[third : len(series) - third], series[len(series) - third :]
+
+
 def medians_by_third(series: list[float]) -> list[float]:
     """Medians of the first, middle and last thirds: a leak climbs, a full allocator is flat."""
-    third = len(series) // 3
-    if not third:
+    if len(series) < 3:
         return []
-    parts = (series[:third], series[third : len(series) - third], series[len(series) - third :])
-    return [percentile(sorted(part), 50) for part in parts]
+    return [percentile(sorted(part), 50) for part in thirds(series)]
 
 
 def summarise(
@@ -365,8 +369,7 @@ def summarise(
     for kind in kinds:
         mine = [s for s in record.samples if s.kind == kind]
         timed = sorted(s.seconds for s in mine if s.measured and 200 <= s.status < 300)
-        in_order = [s.seconds for s in mine if s.measured and 200 <= s.status < 300]
-        third = len(in_order) // 3
+        first, _, last = thirds([s.seconds for s in mine if s.measured and 200 <= s.status < 300])
         per_kind[kind] = {
             "requests": len(mine),
             "statuses": dict(sorted(Counter(str(s.status) for s in mine).items())),
@@ -374,8 +377,8 @@ def summarise(
             "p95_ms": 1000 * percentile(timed, 95),
             "p99_ms": 1000 * percentile(timed, 99),
             # samples are recorded as answers arrive: the first and last thirds of the soak
-            "p95_first_third_ms": 1000 * percentile(sorted(in_order[:third]), 95),
-            "p95_last_third_ms": 1000 * percentile(sorted(in_order[len(in_order) - third :]), 95),
+            "p95_first_third_ms": 1000 * percentile(sorted(first), 95),
+            "p95_last_third_ms": 1000 * percentile(sorted(last), 95),
         }
     healthz = [s.seconds for s in record.samples if s.kind == "healthz" and s.status]
     report: dict[str, Any] = {
