@@ -22,9 +22,9 @@ from app.articles.problems import Problem
 from app.authoring.dryrun import render as render_dryrun
 from app.authoring.scaffold import Seed
 from app.errors import ConfigError, ErrkbError, InputError
-from app.kb import LiveKb, prepare_kb, prepare_valid_kb
 from app.matching.pipeline import MatchOptions, match_text
 from app.matching.render import render_text
+from app.service.kb import LiveKb, prepare_kb, prepare_valid_kb
 from app.settings import Settings
 from app.verify.cli import verify_cli
 
@@ -133,7 +133,7 @@ def _database_present(settings: Settings) -> bool:
 
 def _stale_articles(settings: Settings, live: LiveKb) -> list[Problem]:
     """Warnings for articles stale longer than ERRKB_STALE_WARN_DAYS (issue 9)."""
-    from app.lifecycles import article_lifecycles, stale_warnings
+    from app.service.article_states import article_lifecycles, stale_warnings
     from app.store.engine import make_engine
 
     engine = make_engine(settings.database_url.get_secret_value())
@@ -198,7 +198,7 @@ def db_purge(
     """Delete match events, their feedback and unmatched clusters older than N days (F11)."""
     from datetime import timedelta
 
-    from app.learning import purge_stored
+    from app.service.recorder import purge_stored
     from app.store.engine import make_engine
     from app.store.tables import utcnow
 
@@ -362,7 +362,7 @@ def report(
     ] = 20.0,
 ) -> None:
     """For a job's on-failure hook: send the log's tail, print the answer; always exit 0."""
-    from app.report import report as send_report
+    from app.hook import report as send_report
 
     try:
         outcome = send_report(file, url=url, tail_bytes=tail_bytes, lang=lang, timeout_s=timeout)
@@ -433,7 +433,7 @@ def new_article(
 
 
 def _cluster_seed(settings: Settings, fingerprint: str) -> Seed:
-    from app.drafting import seed_for_cluster
+    from app.service.cluster_seeds import seed_for_cluster
     from app.store.engine import make_engine
 
     live = prepare_valid_kb(settings.kb_path, index_dir=settings.index_dir, self_tests=False)
@@ -470,7 +470,7 @@ def dryrun(
     Exit 1 when the change would take more than the allowed share of some
     article's past matches away (flagged), 0 otherwise.
     """
-    from app.previews import index_with_drafts, preview
+    from app.service.previews import index_with_drafts, preview
     from app.store.engine import make_engine
 
     settings = _settings(kb_path=current, database_url=database_url)

@@ -13,8 +13,8 @@ from fastapi import Depends, Request
 
 from app.http.deps import get_services, rate_limit
 from app.http.errors import HttpError
-from app.runner import MatchRunner
-from app.services import Services
+from app.http.state import Services
+from app.service.runner import MatchRunner
 
 
 async def app_services(request: Request) -> Services:

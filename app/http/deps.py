@@ -11,7 +11,7 @@ from fastapi import Request
 
 from app.http.errors import HttpError
 from app.http.ratelimit import client_ip
-from app.services import Services
+from app.http.state import Services
 
 
 def get_services(request: Request) -> Services:

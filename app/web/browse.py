@@ -21,10 +21,10 @@ from app.articles.lifecycle import Lifecycle
 from app.articles.model import Article, is_valid_article_id
 from app.articles.search import MAX_QUERY, search_articles
 from app.authoring.scaffold import Seed, scaffold, suggest_id
-from app.drafting import seed_for_cluster
 from app.errors import InputError, StoreError
 from app.http.deps import get_services
-from app.lifecycles import article_lifecycles
+from app.service.article_states import article_lifecycles
+from app.service.cluster_seeds import seed_for_cluster
 from app.store.engine import reader
 from app.store.queries import latest_per_environment, list_unmatched
 from app.store.stats import article_stats

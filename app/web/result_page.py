@@ -15,7 +15,7 @@ from starlette.requests import Request
 
 from app.articles.layers import INFRASTRUCTURE, layer_note
 from app.http.deps import get_services
-from app.kb import LiveKb
+from app.service.kb import LiveKb
 from app.web.pages import page_lang
 from app.web.present import article_draft, event_label, log_rows, rank_rows
 

@@ -27,9 +27,9 @@ from app.errors import Busy, InputError, StoreError
 from app.http.bodies import read_form, upload_bytes
 from app.http.deps import get_services, rate_limit
 from app.http.errors import HttpError
+from app.http.state import Services
 from app.matching.decode import is_blank
-from app.runner import Answer, Ask
-from app.services import Services
+from app.service.runner import Answer, Ask
 from app.store.engine import reader
 from app.store.queries import attach_view, record_feedback
 from app.store.stats import get_match_event

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.kb import LiveKb, prepare_valid_kb
 from app.matching.pipeline import WHOLE_LOG_LIMIT, match_text
+from app.service.kb import LiveKb, prepare_valid_kb
 from app.web.present import Segment, log_rows, rank_rows
 from app.web.view import MAX_WINDOW_LINES, _budget, _merge, build_view, pasted_lines
 from tests.api.conftest import TRACEBACK

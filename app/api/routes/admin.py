@@ -31,7 +31,7 @@ from app.api.schemas import ReloadOut, VerificationIn, VerificationOut, errors
 from app.authoring.dryrun import render as render_dryrun
 from app.http.errors import HttpError
 from app.matching.redact import redact
-from app.services import ReloadBusy
+from app.service.reload import ReloadBusy
 from app.store.queries import Recorded, record_verification
 from app.store.tables import ApiToken
 

@@ -15,7 +15,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
-from app.answers import article_url
+from app.api.answers import article_url
 from app.api.deps import BaseUrlDep, ServicesDep
 from app.api.schemas import (
     ArticleBrief,
@@ -33,8 +33,8 @@ from app.articles.model import Article, Localized, is_valid_article_id
 from app.articles.search import search_articles
 from app.errors import StoreError
 from app.http.errors import HttpError
-from app.lifecycles import article_lifecycles
-from app.services import Services
+from app.http.state import Services
+from app.service.article_states import article_lifecycles
 from app.store.engine import reader
 from app.store.queries import latest_per_environment
 from app.store.stats import article_stats

@@ -2,8 +2,8 @@
 
 The route only chooses: the client kind, the language (field or parameter,
 then Accept-Language, then the default), the format (``?format=``, then
-Accept, then the client kind); ``api.matching`` reads the body,
-``runner.MatchRunner`` admits, caches and matches, ``answers`` renders.
+Accept, then the client kind); ``api.match_request`` reads the body,
+``service.runner.MatchRunner`` admits, caches and matches, ``api.answers`` renders.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.api.deps import BaseUrlDep, RateLimited, RunnerDep, ServicesDep
-from app.api.matching import idempotency_key, read_match_input, respond, top_k_of
+from app.api.match_request import idempotency_key, read_match_input, respond, top_k_of
 from app.api.schemas import Lang, MatchRequest, MatchResponse, errors
 from app.http.clients import answer_format, client_kind, negotiate_lang
 from app.http.errors import HttpError
 from app.matching.decode import is_blank
-from app.runner import Ask
+from app.service.runner import Ask
 
 REQUEST_BODY: dict[str, Any] = {
     "required": True,

@@ -18,8 +18,8 @@ from typing import Any
 
 from app.articles.layers import INFRASTRUCTURE, layer_note
 from app.articles.model import Article
-from app.kb import LiveKb
 from app.matching.result import Match, MatchResult
+from app.service.kb import LiveKb
 
 STEP_CHARS = 300
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")

@@ -30,7 +30,7 @@ from sqlmodel import Session
 from app.matching.events_model import Event
 from app.matching.normalize import fingerprint
 from app.matching.result import MatchResult
-from app.metrics import Metrics
+from app.service.metrics import Metrics
 from app.store.queries import Purged, purge_before, record_match_events
 from app.store.tables import utcnow
 

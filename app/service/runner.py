@@ -42,20 +42,18 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from hashlib import sha256
-from typing import TYPE_CHECKING, Literal, ParamSpec, TypeVar
+from typing import Literal, ParamSpec, TypeVar
 
 import anyio
 import anyio.to_thread
 
 from app.errors import Busy
-from app.kb import LiveKb
-from app.learning import Recorder, sighting_of
 from app.matching.pipeline import MatchOptions, match_text
 from app.matching.result import MatchResult
-from app.metrics import Metrics
-
-if TYPE_CHECKING:
-    from app.services import KbHolder
+from app.service.kb import LiveKb
+from app.service.metrics import Metrics
+from app.service.recorder import Recorder, sighting_of
+from app.service.reload import KbHolder
 
 INLINE_BYTES = 64 * 1024
 CACHE_ENTRIES = 256

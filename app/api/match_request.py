@@ -21,11 +21,11 @@ from pydantic import ValidationError
 from starlette.datastructures import UploadFile
 from starlette.responses import PlainTextResponse, Response
 
-from app.answers import match_json, text_answer
+from app.api.answers import match_json, text_answer
 from app.api.schemas import MatchRequest
 from app.http.bodies import BodyLimits, Grow, read_body, read_form, upload_bytes
 from app.http.errors import HttpError
-from app.runner import Answer
+from app.service.runner import Answer
 
 DEFAULT_TOP_K = 5
 _IDEMPOTENCY_KEY = re.compile(r"[A-Za-z0-9._:-]{1,128}")
