@@ -26,9 +26,10 @@ from app.http.deps import get_services
 from app.service.article_states import article_lifecycles
 from app.service.cluster_seeds import seed_for_cluster
 from app.store.engine import reader
-from app.store.queries import latest_per_environment, list_unmatched
+from app.store.match_events import list_unmatched
 from app.store.stats import article_stats
 from app.store.tables import UnmatchedCluster, VerificationRun
+from app.store.verifications import latest_per_environment
 from app.web.pages import message_page, render
 
 log = logging.getLogger(__name__)

@@ -31,7 +31,7 @@ from app.http.state import Services
 from app.matching.decode import is_blank
 from app.service.runner import Answer, Ask
 from app.store.engine import reader
-from app.store.queries import attach_view, record_feedback
+from app.store.match_events import attach_view, record_feedback
 from app.store.stats import get_match_event
 from app.web.guard import cross_origin, token_matches
 from app.web.i18n import refusal

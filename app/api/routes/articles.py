@@ -36,8 +36,8 @@ from app.http.errors import HttpError
 from app.http.state import Services
 from app.service.article_states import article_lifecycles
 from app.store.engine import reader
-from app.store.queries import latest_per_environment
 from app.store.stats import article_stats
+from app.store.verifications import latest_per_environment
 
 log = logging.getLogger(__name__)
 router = APIRouter(tags=["articles"])
