@@ -11,7 +11,8 @@ Its doors:
 - ``recorder.Recorder``: the writer thread that stores each answer's redacted
   match event and the unmatched clusters; ``recorder.purge_stored`` ages them.
 - ``article_states.article_lifecycles``: every article's lifecycle state from
-  the KB and the store; ``previews.preview`` replays stored events against a
+  the KB and the store; ``article_pages.article_page``: one article as its API
+  answer and its web page both show it; ``previews.preview`` replays stored events against a
   proposed KB; ``cluster_seeds.seed_for_cluster`` turns an unmatched cluster
   into a draft's seed.
 - ``metrics.make_metrics``: one Prometheus registry per app;
