@@ -16,18 +16,19 @@ from fastapi import FastAPI
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from app import web
-from app.allocator import tune_malloc
 from app.api.routes import admin, articles, docs, health, learning, match, ops
 from app.http.bodies import BodyLimits
 from app.http.errors import install_error_handlers
 from app.http.middleware import RequestMiddleware
 from app.http.ratelimit import RateLimiter, parse_networks
-from app.kb import prepare_valid_kb
-from app.learning import Recorder
-from app.metrics import Metrics, make_metrics
-from app.previews import stored_event_review
-from app.runner import MatchRunner
-from app.services import KbHolder, Reloader, Services
+from app.http.state import Services
+from app.service.allocator import tune_malloc
+from app.service.kb import prepare_valid_kb
+from app.service.metrics import Metrics, make_metrics
+from app.service.previews import stored_event_review
+from app.service.recorder import Recorder
+from app.service.reload import KbHolder, Reloader
+from app.service.runner import MatchRunner
 from app.settings import Settings
 from app.store.engine import check_sqlite_placement, make_engine
 

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from app.answers import first_fix_step, match_json, plain, text_answer
+from app.api.answers import first_fix_step, match_json, plain, text_answer
 from app.articles.layers import layer_note
-from app.kb import LiveKb
 from app.matching.pipeline import MatchOptions, match_text
+from app.service.kb import LiveKb
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app.report import read_tail, report
+from app.hook import read_tail, report
 from tests.api.conftest import TRACEBACK
 from tests.e2e.conftest import Server, free_port, start, stop
 

@@ -2,7 +2,7 @@
 
 Families as in the FastAPI template (STYLE.md rule 11): ``...In`` for what a
 client sends, ``...Out`` for what it gets back. The match answer itself is
-built by ``app.answers.match_json`` (the ``errkb match --json`` shape);
+built by ``app.api.answers.match_json`` (the ``errkb match --json`` shape);
 ``MatchResponse`` documents that shape, and schemathesis checks that the
 answers conform to it.
 """

@@ -1,23 +1,35 @@
 """Request dependencies both HTTP layers use: the app's services and the per-IP rate limit.
 
 They live here, below ``app.api`` and ``app.web``, so that neither layer
-imports the other (STYLE.md dependency rule); each layer names its own
-``Annotated`` aliases on top of them.
+imports the other (STYLE.md dependency rule); both take ``ServicesDep`` as a
+FastAPI dependency, and ``app.api.deps`` adds the API's own aliases on top.
+``async def``: FastAPI runs a plain ``def`` dependency in the thread pool,
+which costs more than the dependency itself (goal P8).
 """
 
 from __future__ import annotations
 
-from fastapi import Request
+from typing import Annotated
+
+from fastapi import Depends, Request
 
 from app.http.errors import HttpError
 from app.http.ratelimit import client_ip
-from app.services import Services
+from app.http.state import Services
 
 
 def get_services(request: Request) -> Services:
     """The ``Services`` that ``create_app`` attached to this app."""
     services: Services = request.app.state.services
     return services
+
+
+async def app_services(request: Request) -> Services:
+    """``get_services`` as a FastAPI dependency."""
+    return get_services(request)
+
+
+ServicesDep = Annotated[Services, Depends(app_services)]
 
 
 def rate_limit(request: Request) -> None:

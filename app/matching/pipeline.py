@@ -26,6 +26,7 @@ from app.matching.normalize import signature_text
 from app.matching.rank import DEFAULT_THRESHOLD, Scored, confidence_of, score_article
 from app.matching.redact import redact
 from app.matching.result import InputStats, Match, MatchResult
+from app.matching.windows import Window, evidence_windows
 
 WHOLE_LOG_LIMIT = 512 << 10
 """Above this, only excerpts (head, markers, tail) are decoded: a 1 MB log then costs a
@@ -48,6 +49,7 @@ class MatchOptions:
     env: Mapping[str, str] = field(default_factory=dict)
     threshold: float = DEFAULT_THRESHOLD
     whole_log_limit: int = WHOLE_LOG_LIMIT
+    windows: bool = False  # the result page's redacted lines around the evidence
 
 
 def match_text(
@@ -66,7 +68,8 @@ def match_text(
     scored = [_score_event(i, e, index, hits, versions) for i, e in enumerate(events)]
     matches = _rank(scored, index, options)
     stats = InputStats(bytes=len(data), lines=total_lines, redactions=redactions)
-    return MatchResult(tuple(matches), tuple(events), stats, versions, tuple(notes))
+    windows = _windows(matches, events, lines, numbers, notes) if options.windows else {}
+    return MatchResult(tuple(matches), tuple(events), stats, versions, tuple(notes), windows)
 
 
 def _lines(
@@ -104,6 +107,20 @@ def _extract(lines: Sequence[str], numbers: Sequence[int], notes: list[str]) -> 
     except Exception as exc:  # a bug in one extractor must not cost the user the answer
         notes.append(f"event extraction failed: {type(exc).__name__}")
         return []
+
+
+def _windows(
+    matches: Sequence[Match],
+    events: Sequence[Event],
+    lines: Sequence[str],
+    numbers: Sequence[int],
+    notes: list[str],
+) -> dict[int, Window]:
+    try:
+        return evidence_windows(matches, events, lines, numbers)
+    except Exception as exc:  # the page loses its log lines, not its answer
+        notes.append(f"evidence windows failed: {type(exc).__name__}")
+        return {}
 
 
 def _redact_events(events: Sequence[Event]) -> tuple[list[Event], int]:

@@ -24,7 +24,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from app.kb import prepare_valid_kb
+from app.service.kb import prepare_valid_kb
 from app.verify.bundle import read_bundle, write_bundle
 from app.verify.executors.base import Executor
 from app.verify.model import RunnerConfig

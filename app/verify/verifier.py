@@ -19,9 +19,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from app.errors import InputError
-from app.kb import LiveKb
 from app.matching.index import SignatureIndex
 from app.matching.pipeline import MatchOptions, match_text
+from app.service.kb import LiveKb
 from app.verify.executors.base import Executor, failed
 from app.verify.model import REPRO, Job, RunResult
 from app.verify.outcome import Verdict, Verification, classify, detail_of

@@ -2,7 +2,7 @@
 
 Server-rendered Jinja2 that works without JavaScript; ``static/app.js`` only
 adds copy buttons and the file drop. Nothing here imports ``app.api``: shared
-plumbing comes from ``app.http``, matching from ``app.runner``.
+plumbing comes from ``app.http``, matching from ``app.service.runner``.
 """
 
 from __future__ import annotations

@@ -14,8 +14,7 @@ from typing import Any
 from starlette.requests import Request
 
 from app.articles.layers import INFRASTRUCTURE, layer_note
-from app.http.deps import get_services
-from app.kb import LiveKb
+from app.service.kb import LiveKb
 from app.web.pages import page_lang
 from app.web.present import article_draft, event_label, log_rows, rank_rows
 
@@ -49,10 +48,11 @@ def _error_lines(event: Mapping[str, Any]) -> dict[str, Any]:
     return {"evidence": [{"kind": "error", "signature": "", "line_start": start, "line_end": end}]}
 
 
-def result_context(request: Request, view: Mapping[str, Any], link: str | None) -> dict[str, Any]:
+def result_context(
+    request: Request, live: LiveKb, view: Mapping[str, Any], link: str | None
+) -> dict[str, Any]:
     """Best article, its evidence rows, the per-rank table, the others; or the unknown page."""
     lang = page_lang(request)
-    live = get_services(request).kb.current
     events = list(view.get("events", []))
     for index, event in enumerate(events):
         event["label"] = event_label(event)

@@ -25,13 +25,14 @@ from starlette.responses import RedirectResponse, Response
 
 from app.errors import Busy, InputError, StoreError
 from app.http.bodies import read_form, upload_bytes
-from app.http.deps import get_services, rate_limit
+from app.http.deps import ServicesDep, rate_limit
 from app.http.errors import HttpError
+from app.http.state import Services
 from app.matching.decode import is_blank
-from app.runner import Answer, Ask
-from app.services import Services
+from app.matching.pipeline import MatchOptions
+from app.service.runner import Answer, Ask
 from app.store.engine import reader
-from app.store.queries import attach_view, record_feedback
+from app.store.match_events import attach_view, record_feedback
 from app.store.stats import get_match_event
 from app.web.guard import cross_origin, token_matches
 from app.web.i18n import refusal
@@ -69,9 +70,12 @@ def _paste_again(
     return response
 
 
-async def match_form(request: Request) -> Response:
-    """``POST /match``: see the module docstring."""
-    services = get_services(request)
+async def match_form(request: Request, services: ServicesDep) -> Response:
+    """``POST /match``: see the module docstring.
+
+    The rate limit is checked here, not as a dependency: a refused paste gets
+    the paste page again with the reason, not the API's error answer.
+    """
     if cross_origin(request):
         return message_page(request, 403, "error_title", "cross-origin form posts are refused")
     if services.runner is None:
@@ -83,11 +87,9 @@ async def match_form(request: Request) -> Response:
             if is_blank(data):
                 return _paste_again(request, 422, "Paste a log or choose a file.")
             lang = lang if lang in ("en", "zh") else page_lang(request)
-            ask = Ask(data=data, lang=lang, top_k=TOP_K, client_kind="web")
-            answer = await services.runner.answer(ask, admission)
-            view = await run_in_threadpool(
-                build_view, answer.result, data, lang=lang, kb_revision=answer.live.revision
-            )
+            options = MatchOptions(lang=lang, top_k=TOP_K, windows=True)
+            answer = await services.runner.answer(Ask(data, options, "web"), admission)
+            view = build_view(answer.result, lang=lang, kb_revision=answer.live.revision)
     except HttpError as exc:
         return _paste_again(request, exc.status, exc.message, exc.headers)
     except Busy as exc:
@@ -107,7 +109,8 @@ async def _store_and_redirect(
         except StoreError as exc:
             log.warning("result view not stored: %s", type(exc.__cause__ or exc).__name__)
     if key is None:
-        return render(request, "result.html", result_context(request, view, None))
+        context = result_context(request, services.kb.current, view, None)
+        return render(request, "result.html", context)
     return RedirectResponse(f"/r/{answer.match_event_id}/{key}", status_code=303)
 
 
@@ -126,28 +129,27 @@ def _stored_view(engine: Engine, event_id: int, key: str) -> dict[str, Any] | No
     return row.view
 
 
-async def permalink(request: Request) -> Response:
+async def permalink(request: Request, services: ServicesDep) -> Response:
     """``GET /r/<id>/<key>``: the stored, redacted answer."""
-    found = await _lookup(request)
+    found = await _lookup(request, services)
     if found is None:
         return message_page(request, 404, "not_found", lead_key="not_found_lead")
     event_id, key, view = found
     link = f"/r/{event_id}/{key}"
-    context = result_context(request, view, link)
+    context = result_context(request, services.kb.current, view, link)
     context["thanks"] = request.query_params.get("thanks") == "1"
     return render(request, "result.html", context)
 
 
-async def _lookup(request: Request) -> tuple[int, str, dict[str, Any]] | None:
+async def _lookup(request: Request, services: Services) -> tuple[int, str, dict[str, Any]] | None:
     raw_id, key = request.path_params["event_id"], request.path_params["key"]
     if not raw_id.isdigit() or len(raw_id) > 18 or not 8 <= len(key) <= 32:
         return None
-    services = get_services(request)
     view = await run_in_threadpool(_stored_view, services.engine, int(raw_id), key)
     return None if view is None else (int(raw_id), key, view)
 
 
-async def feedback_form(request: Request) -> Response:
+async def feedback_form(request: Request, services: ServicesDep) -> Response:
     """``POST /r/<id>/<key>/feedback``: same-origin and token checked, then stored."""
     if cross_origin(request):
         return message_page(request, 403, "error_title", "cross-origin form posts are refused")
@@ -159,10 +161,9 @@ async def feedback_form(request: Request) -> Response:
         rate_limit(request)
     except HttpError as exc:
         return message_page(request, exc.status, "error_title", exc.message)
-    found = await _lookup(request)
+    found = await _lookup(request, services)
     if found is None:
         return message_page(request, 404, "not_found", lead_key="not_found_lead")
-    services = get_services(request)
     right_id = (
         right if isinstance(right, str) and right in services.kb.current.kb.articles else None
     )

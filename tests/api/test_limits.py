@@ -24,10 +24,10 @@ from app.http import bodies
 from app.http.bodies import BodyLimits, Gunzip, gunzip, read_body, read_form
 from app.http.errors import HttpError
 from app.http.ratelimit import RateLimiter, client_ip, parse_networks
-from app.kb import prepare_valid_kb
-from app.metrics import make_metrics
-from app.runner import INLINE_BYTES, Ask, MatchRunner
-from app.services import KbHolder
+from app.service.kb import prepare_valid_kb
+from app.service.metrics import make_metrics
+from app.service.reload import KbHolder
+from app.service.runner import INLINE_BYTES, Ask, MatchRunner
 from tests.api.conftest import TRACEBACK, app_client
 from tests.kbfactory import write_kb
 

@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
-from app.store import queries
+from app.store import api_tokens
 from app.store.engine import make_engine
 from tests.api.conftest import TRACEBACK, app_client
 from tests.kbfactory import VALID_ARTICLE, write_article
@@ -40,7 +40,7 @@ RUN: dict[str, Any] = {
 def mint(db_url: str, name: str, scope: str) -> str:
     engine = make_engine(db_url)
     with Session(engine) as session:
-        plaintext, _ = queries.create_token(session, name=name, scopes=scope)
+        plaintext, _ = api_tokens.create_token(session, name=name, scopes=scope)
     engine.dispose()
     return plaintext
 
@@ -67,7 +67,7 @@ def test_d1_verifications_need_a_live_token_with_the_verify_scope(
     assert post("/api/v1/verifications", json=RUN, headers=bearer(admin)).status_code == 403
     engine = make_engine(db_url)
     with Session(engine) as session:
-        queries.revoke_token(session, name="worker")
+        api_tokens.revoke_token(session, name="worker")
     engine.dispose()
     revoked = post("/api/v1/verifications", json=RUN, headers=bearer(verify))
     assert revoked.status_code == 401
@@ -172,10 +172,12 @@ def test_d3_find_token_compares_in_constant_time(db_url: str) -> None:
     plaintext = mint(db_url, "w", "verify")
     engine = make_engine(db_url)
     with (
-        mock.patch.object(queries.hmac, "compare_digest", wraps=queries.hmac.compare_digest) as spy,
+        mock.patch.object(
+            api_tokens.hmac, "compare_digest", wraps=api_tokens.hmac.compare_digest
+        ) as spy,
         Session(engine) as session,
     ):
-        assert queries.find_token(session, plaintext=plaintext) is not None
+        assert api_tokens.find_token(session, plaintext=plaintext) is not None
     engine.dispose()
     spy.assert_called_once()
 

@@ -10,9 +10,9 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
-from app.kb import prepare_kb
+from app.service.kb import prepare_kb
 from app.store.engine import make_engine
-from app.store.queries import record_verification
+from app.store.verifications import record_verification
 from tests.api.conftest import app_client
 from tests.authoring.kbs import DRAFT_LOG, RETIRED_LOG, write_status_kb
 

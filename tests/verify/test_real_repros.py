@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from app.articles.load import load_kb
-from app.kb import prepare_valid_kb
+from app.service.kb import prepare_valid_kb
 from app.verify.executors.local import LocalExecutor, host_cpus
 from app.verify.model import RunnerConfig
 from app.verify.outcome import Verification

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session
 
 from app.errors import StoreError
-from app.store import queries
+from app.store import verifications
 from app.store.engine import make_engine
 from tests.api.conftest import TRACEBACK, UNKNOWN, app_client
 from tests.web.conftest import paste, paste_and_open
@@ -207,7 +207,7 @@ def test_article_page_in_both_languages_with_stats_and_verification(
     assert "部件被" in chinese.text
     engine = make_engine(db_url)
     with Session(engine) as session:
-        queries.record_verification(
+        verifications.record_verification(
             session,
             run_id="r1",
             article_id="sample-error",

@@ -31,9 +31,9 @@ from app.api.schemas import ReloadOut, VerificationIn, VerificationOut, errors
 from app.authoring.dryrun import render as render_dryrun
 from app.http.errors import HttpError
 from app.matching.redact import redact
-from app.services import ReloadBusy
-from app.store.queries import Recorded, record_verification
+from app.service.reload import ReloadBusy
 from app.store.tables import ApiToken
+from app.store.verifications import Recorded, record_verification
 
 log = logging.getLogger(__name__)
 SMALL_BODY = 1 << 20

@@ -26,7 +26,7 @@ from app.errors import InputError
 from app.http.errors import HttpError
 from app.matching.redact import redact
 from app.store.engine import reader
-from app.store.queries import list_unmatched, record_feedback
+from app.store.match_events import list_unmatched, record_feedback
 
 SMALL_BODY = 64 * 1024
 router = APIRouter(tags=["learning"], max_body_size=SMALL_BODY)

@@ -1,25 +1,24 @@
 """``POST /api/v1/match``: a traceback or a job log in, the articles that fix it out.
 
-The route only chooses: the client kind, the language (field or parameter,
-then Accept-Language, then the default), the format (``?format=``, then
-Accept, then the client kind); ``api.matching`` reads the body,
-``runner.MatchRunner`` admits, caches and matches, ``answers`` renders.
+The walk: ``api.match_request.read_ask`` reads the body and the query into one
+``Ask`` (the client kind, the language: field or parameter, then
+Accept-Language, then the default); ``service.runner.MatchRunner`` admits,
+caches and matches; the route picks the format (``?format=``, then Accept,
+then the client kind) and ``api.answers.respond`` renders it.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
+from app.api.answers import respond
 from app.api.deps import BaseUrlDep, RateLimited, RunnerDep, ServicesDep
-from app.api.matching import idempotency_key, read_match_input, respond, top_k_of
+from app.api.match_request import read_ask
 from app.api.schemas import Lang, MatchRequest, MatchResponse, errors
-from app.http.clients import answer_format, client_kind, negotiate_lang
-from app.http.errors import HttpError
-from app.matching.decode import is_blank
-from app.runner import Ask
+from app.http.clients import Format, answer_format
 
 REQUEST_BODY: dict[str, Any] = {
     "required": True,
@@ -73,27 +72,11 @@ async def match(
     base_url: BaseUrlDep,
     lang: Annotated[Lang | None, Query(description="en or zh.")] = None,
     top_k: Annotated[int | None, Query(ge=1, le=50, description="Matches to return.")] = None,
-    format: Annotated[
-        Literal["json", "text"] | None, Query(description="Override the guessed format.")
-    ] = None,
+    format: Annotated[Format | None, Query(description="Override the guessed format.")] = None,
 ) -> Response:
     """JSON, raw text (gzip welcome) or a multipart file; see the request body's types."""
-    kind = client_kind(request.headers.get("user-agent"))
     with runner.admission() as admission:
-        given = await read_match_input(request, services.limits, admission.grow)
-        if is_blank(given.data):
-            raise HttpError(422, "the log is empty")
-        chosen = negotiate_lang(
-            given.lang or lang, request.headers.get("accept-language"), services.default_lang
-        )
-        ask = Ask(
-            data=given.data,
-            lang=chosen,
-            top_k=top_k_of(given.top_k, top_k),
-            env=given.env,
-            client_kind=kind,
-            idempotency_key=idempotency_key(request),
-        )
+        ask = await read_ask(request, services, admission.grow, lang=lang, top_k=top_k)
         answer = await runner.answer(ask, admission)
-    fmt = answer_format(format, request.headers.get("accept"), kind)
-    return respond(answer, fmt=fmt, lang=chosen, base_url=base_url)
+    fmt = answer_format(format, request.headers.get("accept"), ask.client_kind)
+    return respond(answer, fmt=fmt, lang=ask.options.lang, base_url=base_url)

@@ -1,8 +1,8 @@
-"""What a running service holds: the settings it was built with, the database
-engine and the current KB revision, swapped whole on reload.
+"""The KB in use and its reload: readers take the current revision, reload swaps it whole.
 
-``create_app`` builds one ``Services`` per app; routes reach it through
-``api.deps`` / the web layer. Nothing here is built at import time.
+A new revision is built beside the one serving, linted, self-tested and
+(optionally) reviewed against stored events before it is swapped in.
+Nothing here is built at import time.
 """
 
 from __future__ import annotations
@@ -12,15 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlalchemy.engine import Engine
-
 from app.articles.problems import Problem
 from app.authoring.dryrun import DryRun
-from app.http.bodies import BodyLimits
-from app.http.ratelimit import Network, RateLimiter
-from app.kb import LiveKb, prepare_kb
-from app.metrics import Metrics, make_metrics
-from app.runner import MatchRunner
+from app.service.kb import LiveKb, prepare_kb
 
 
 @dataclass
@@ -121,26 +115,3 @@ class Reloader:
             )
         finally:
             self._lock.release()
-
-
-@dataclass(frozen=True)
-class Services:
-    """Everything the HTTP layers need, wired by ``create_app``.
-
-    Only ``engine``, ``kb`` and ``default_lang`` are required, so a test can
-    build one by hand; ``create_app`` fills in the rest from the settings.
-    """
-
-    engine: Engine
-    kb: KbHolder
-    default_lang: str
-    metrics: Metrics = field(default_factory=make_metrics)
-    runner: MatchRunner | None = None
-    reloader: Reloader | None = None
-    limits: BodyLimits = field(default_factory=lambda: BodyLimits(64 << 20, 64 << 20))
-    rate_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(0, 1))
-    trusted_proxies: tuple[Network, ...] = ()
-    public_url: str = ""
-    stale_after_days: int = 90
-    dryrun_days: int = 30
-    dryrun_max_loss: float = 0.2

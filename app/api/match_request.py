@@ -1,4 +1,4 @@
-"""Reading a match request in any of its forms, and answering it in JSON or plain text.
+"""Reading a match request in any of its forms into the one ``Ask`` the runner answers.
 
 Forms (issue 4): JSON ``{text, env?, lang?, top_k?}``; a raw body of any
 other type (``text/plain``, ``application/octet-stream`` and what ``curl
@@ -6,47 +6,72 @@ other type (``text/plain``, ``application/octet-stream`` and what ``curl
 or not; a multipart upload (``curl -F log=@train.log``; a ``.gz`` file is
 expanded). JSON sent as ``text/plain`` is log text, not JSON (target C17).
 The body's limits and the gzip handling are in ``app.http.bodies``.
+
+The walk of a request (issue 22): ``read_ask`` turns the body (JSON checked
+against ``schemas.MatchRequest``) and the query into a ``service.runner.Ask``
+whose ``options`` go to ``match_text`` unchanged; ``answers.respond`` renders
+the answer in the format the client asked for.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import re
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 from starlette.datastructures import UploadFile
-from starlette.responses import PlainTextResponse, Response
 
-from app.answers import match_json, text_answer
 from app.api.schemas import MatchRequest
 from app.http.bodies import BodyLimits, Grow, read_body, read_form, upload_bytes
+from app.http.clients import client_kind, negotiate_lang
 from app.http.errors import HttpError
-from app.runner import Answer
+from app.http.state import Services
+from app.matching.decode import is_blank
+from app.matching.pipeline import MatchOptions
+from app.service.runner import Ask
 
 DEFAULT_TOP_K = 5
 _IDEMPOTENCY_KEY = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 _JSON_TYPES = ("application/json",)
 
 
-@dataclass(frozen=True)
-class MatchInput:
-    """What the body said: the log's bytes and, for JSON and forms, the options."""
+class _Body(NamedTuple):
+    """What the body said, before the query and the headers have their say."""
 
     data: bytes
     lang: str | None = None
     top_k: int | None = None
-    env: dict[str, str] = field(default_factory=dict)
+    env: dict[str, str] | None = None
+
+
+async def read_ask(
+    request: Request, services: Services, grow: Grow, *, lang: str | None, top_k: int | None
+) -> Ask:
+    """The request as an ``Ask``: the body's fields first, then the query's, then defaults.
+
+    The language: the field, the parameter, Accept-Language, the default.
+    """
+    body = await _read(request, services.limits, grow)
+    if is_blank(body.data):
+        raise HttpError(422, "the log is empty")
+    accept_language = request.headers.get("accept-language")
+    options = MatchOptions(
+        lang=negotiate_lang(body.lang or lang, accept_language, services.default_lang),
+        top_k=top_k_of(body.top_k, top_k),
+        env=dict(body.env or {}),
+    )
+    kind = client_kind(request.headers.get("user-agent"))
+    return Ask(body.data, options, kind, idempotency_key(request))
 
 
 def media_type(request: Request) -> str:
     return (request.headers.get("content-type") or "").split(";", 1)[0].strip().lower()
 
 
-async def read_match_input(request: Request, limits: BodyLimits, grow: Grow) -> MatchInput:
+async def _read(request: Request, limits: BodyLimits, grow: Grow) -> _Body:
     """The match request in whichever form it came (see the module docstring)."""
     media = media_type(request)
     if media == "multipart/form-data":
@@ -54,20 +79,20 @@ async def read_match_input(request: Request, limits: BodyLimits, grow: Grow) -> 
     body = await read_body(request, limits, grow)
     if media in _JSON_TYPES or media.endswith("+json"):
         return _from_json(body)
-    return MatchInput(body)
+    return _Body(body)
 
 
-def _from_json(body: bytes) -> MatchInput:
+def _from_json(body: bytes) -> _Body:
     try:
         parsed = MatchRequest.model_validate_json(body)
     except ValidationError as exc:
         errors = exc.errors(include_url=False, include_input=False, include_context=False)
         raise RequestValidationError([{**e, "loc": ("body", *e["loc"])} for e in errors]) from None
     data = parsed.text.encode("utf-8", "replace")
-    return MatchInput(data, parsed.lang, parsed.top_k, dict(parsed.env or {}))
+    return _Body(data, parsed.lang, parsed.top_k, dict(parsed.env or {}))
 
 
-async def _from_form(request: Request, limits: BodyLimits, grow: Grow) -> MatchInput:
+async def _from_form(request: Request, limits: BodyLimits, grow: Grow) -> _Body:
     form = await read_form(request, limits, grow)
     try:
         upload = form.get("log")
@@ -83,7 +108,7 @@ async def _from_form(request: Request, limits: BodyLimits, grow: Grow) -> MatchI
                 422, "send the log as a file field 'log' (curl -F log=@train.log) or a field 'text'"
             )
         lang, top_k = form.get("lang"), form.get("top_k")
-        return MatchInput(
+        return _Body(
             data,
             lang if isinstance(lang, str) else None,
             int(top_k) if isinstance(top_k, str) and top_k.isdigit() else None,
@@ -108,20 +133,3 @@ def idempotency_key(request: Request) -> str | None:
     if value is None or not _IDEMPOTENCY_KEY.fullmatch(value):
         return None
     return hashlib.sha256(value.encode()).hexdigest()
-
-
-def respond(answer: Answer, *, fmt: str, lang: str, base_url: str) -> Response:
-    """The answer as JSON (``MatchResponse``) or as a few lines of plain text."""
-    if fmt == "text":
-        return PlainTextResponse(
-            text_answer(answer.result, answer.live, lang=lang, base_url=base_url)
-        )
-    payload = match_json(
-        answer.result,
-        answer.live,
-        lang=lang,
-        base_url=base_url,
-        match_event_id=answer.match_event_id,
-    )
-    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
-    return Response(body, media_type="application/json")

@@ -12,8 +12,8 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from app.authoring.scaffold import Seed
-from app.kb import LiveKb
 from app.matching.pipeline import MatchOptions, match_text
+from app.service.kb import LiveKb
 from app.store.authoring import cluster_excerpts, find_cluster
 from app.store.engine import reader
 

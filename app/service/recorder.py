@@ -30,8 +30,8 @@ from sqlmodel import Session
 from app.matching.events_model import Event
 from app.matching.normalize import fingerprint
 from app.matching.result import MatchResult
-from app.metrics import Metrics
-from app.store.queries import Purged, purge_before, record_match_events
+from app.service.metrics import Metrics
+from app.store.match_events import Purged, purge_before, record_match_events
 from app.store.tables import utcnow
 
 log = logging.getLogger(__name__)

@@ -18,7 +18,7 @@ from sqlmodel import Session
 from app.articles.lifecycle import Evidence, Lifecycle, lifecycle
 from app.articles.problems import Problem
 from app.errors import StoreError
-from app.kb import LiveKb
+from app.service.kb import LiveKb
 from app.store.engine import reader
 from app.store.stats import lifecycle_evidence
 from app.store.tables import utcnow

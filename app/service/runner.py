@@ -38,24 +38,22 @@ import json
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from hashlib import sha256
-from typing import TYPE_CHECKING, Literal, ParamSpec, TypeVar
+from typing import Literal, ParamSpec, TypeVar
 
 import anyio
 import anyio.to_thread
 
 from app.errors import Busy
-from app.kb import LiveKb
-from app.learning import Recorder, sighting_of
 from app.matching.pipeline import MatchOptions, match_text
 from app.matching.result import MatchResult
-from app.metrics import Metrics
-
-if TYPE_CHECKING:
-    from app.services import KbHolder
+from app.service.kb import LiveKb
+from app.service.metrics import Metrics
+from app.service.recorder import Recorder, sighting_of
+from app.service.reload import KbHolder
 
 INLINE_BYTES = 64 * 1024
 CACHE_ENTRIES = 256
@@ -68,12 +66,14 @@ R = TypeVar("R")
 
 @dataclass(frozen=True)
 class Ask:
-    """One match request, as the runner needs it."""
+    """One match request, the one shape from the route to ``match_text``.
+
+    ``options`` go to ``match_text`` unchanged; ``client_kind`` and
+    ``idempotency_key`` are for the stored match event.
+    """
 
     data: bytes
-    lang: str = "en"
-    top_k: int = 5
-    env: Mapping[str, str] = field(default_factory=dict)
+    options: MatchOptions = field(default_factory=MatchOptions)
     client_kind: str = "api"
     idempotency_key: str | None = None
 
@@ -269,10 +269,9 @@ class MatchRunner:
         self._remember(key, answer)
 
     async def _compute(self, ask: Ask, live: LiveKb, admission: Admission) -> Answer:
-        options = MatchOptions(lang=ask.lang, top_k=ask.top_k, env=dict(ask.env))
         started = time.perf_counter()
         result = await self._run(
-            admission, len(ask.data), match_text, ask.data, live.index, options
+            admission, len(ask.data), match_text, ask.data, live.index, ask.options
         )
         elapsed = (time.perf_counter() - started) * 1000
         self.metrics.match_seconds.observe(elapsed / 1000)
@@ -281,7 +280,7 @@ class MatchRunner:
             sighting = sighting_of(
                 result,
                 client_kind=ask.client_kind,
-                lang=ask.lang,
+                lang=ask.options.lang,
                 duration_ms=elapsed,
                 kb_revision=live.revision,
                 idempotency_key=ask.idempotency_key,
@@ -299,7 +298,11 @@ class MatchRunner:
 
     def _key_of(self, ask: Ask, revision: str) -> bytes:
         digest = sha256(self._key)
-        options = json.dumps([revision, ask.lang, ask.top_k, sorted(ask.env.items())])
+        o = ask.options  # every field: the page's windows make another answer than the API's
+        env = sorted(o.env.items())
+        options = json.dumps(
+            [revision, o.lang, o.top_k, env, o.threshold, o.whole_log_limit, o.windows]
+        )
         digest.update(options.encode())
         digest.update(b"\0")
         digest.update(ask.data)

@@ -18,8 +18,8 @@ from sqlmodel import Session
 
 from app.authoring.dryrun import DryRun, replay
 from app.errors import StoreError
-from app.kb import LiveKb, served
 from app.matching.index import SignatureIndex, build_index
+from app.service.kb import LiveKb, served
 from app.store.authoring import StoredEvent, events_since
 from app.store.engine import reader
 from app.store.tables import utcnow

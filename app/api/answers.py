@@ -13,13 +13,19 @@ bidi override from a log reaches the job's log or the user's terminal).
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Callable
 from typing import Any
+
+from starlette.responses import PlainTextResponse, Response
 
 from app.articles.layers import INFRASTRUCTURE, layer_note
 from app.articles.model import Article
-from app.kb import LiveKb
+from app.http.clients import FORMATS, Format
 from app.matching.result import Match, MatchResult
+from app.service.kb import LiveKb
+from app.service.runner import Answer
 
 STEP_CHARS = 300
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -198,3 +204,33 @@ def _unknown_text(result: MatchResult, base_url: str) -> str:
         f"first: {message}).\n"
         f"It is counted on the KB's to-do list: {base_url.rstrip('/')}/api/v1/unmatched"
     )
+
+
+def _json_response(answer: Answer, lang: str, base_url: str) -> Response:
+    """``MatchResponse``: the ``errkb match --json`` shape with links and summaries."""
+    payload = match_json(
+        answer.result,
+        answer.live,
+        lang=lang,
+        base_url=base_url,
+        match_event_id=answer.match_event_id,
+    )
+    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    return Response(body, media_type="application/json")
+
+
+def _text_response(answer: Answer, lang: str, base_url: str) -> Response:
+    """A few lines of plain text, for curl and a job's hook."""
+    return PlainTextResponse(text_answer(answer.result, answer.live, lang=lang, base_url=base_url))
+
+
+RENDERERS: dict[Format, Callable[[Answer, str, str], Response]] = {
+    "json": _json_response,
+    "text": _text_response,
+}
+assert tuple(RENDERERS) == FORMATS  # every format of app.http.clients has its renderer
+
+
+def respond(answer: Answer, *, fmt: Format, lang: str, base_url: str) -> Response:
+    """The answer in the chosen format (``http.clients.answer_format``)."""
+    return RENDERERS[fmt](answer, lang, base_url)

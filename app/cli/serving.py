@@ -1,0 +1,100 @@
+"""Running and reaching a server: ``errkb config``, ``serve``, ``report`` and ``version``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from app.cli.common import EXIT_OK, settings_from
+
+
+def _shown(value: object) -> str:
+    """One setting as an environment variable would give it; SecretStr stays masked."""
+    if isinstance(value, list):
+        return ",".join(map(str, value))
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)
+
+
+def config(
+    show: Annotated[bool, typer.Option("--show", help="Print every setting.")] = False,
+) -> None:
+    """Check the ERRKB_* settings: exit 2 naming each invalid one; --show prints them all.
+
+    Secrets (the database URL) print as ********** (target H6).
+    """
+    settings = settings_from()
+    if not show:
+        typer.echo("settings ok")
+        return
+    for name in type(settings).model_fields:
+        typer.echo(f"ERRKB_{name.upper()}={_shown(getattr(settings, name))}")
+
+
+def serve(
+    host: Annotated[str | None, typer.Option(help="Default: ERRKB_HOST.")] = None,
+    port: Annotated[int | None, typer.Option(help="Default: ERRKB_PORT.")] = None,
+    workers: Annotated[int, typer.Option(min=1, help="uvicorn worker processes.")] = 1,
+) -> None:
+    """Migrate the database, load the KB and serve HTTP (what `make run` and the image run)."""
+    import uvicorn
+
+    from app.http.logs import log_config
+    from app.store import migrate
+    from app.store.engine import check_sqlite_placement
+
+    settings = settings_from(host=host, port=port)
+    url = settings.database_url.get_secret_value()
+    check_sqlite_placement(url, replicas=settings.replicas)  # before migrating it (F7)
+    migrate.upgrade(url, "head")
+    uvicorn.run(
+        "app.main:create_app_from_env",
+        factory=True,
+        host=settings.host,
+        port=settings.port,
+        workers=workers,
+        log_level=settings.log_level,
+        log_config=log_config(settings.log_level),
+        access_log=False,  # errkb logs one JSON line per request, without the query string
+        proxy_headers=False,  # the app decides which proxies to trust (ERRKB_TRUSTED_PROXIES)
+        server_header=False,
+        env_file=None,
+    )
+
+
+def report(
+    file: Annotated[Path, typer.Argument(help="The job's log file.")],
+    url: Annotated[str, typer.Option(envvar="ERRKB_URL", help="errkb's base URL.")] = (
+        "http://127.0.0.1:8000"
+    ),
+    tail_bytes: Annotated[int, typer.Option(min=1024, help="Bytes from the end to send.")] = (
+        2 << 20
+    ),
+    lang: Annotated[str | None, typer.Option(help="en or zh.")] = None,
+    timeout: Annotated[
+        float, typer.Option(min=0.1, help="Seconds in all, retries of a busy errkb included.")
+    ] = 20.0,
+) -> None:
+    """For a job's on-failure hook: send the log's tail, print the answer; always exit 0."""
+    from app.hook import report as send_report
+
+    try:
+        outcome = send_report(file, url=url, tail_bytes=tail_bytes, lang=lang, timeout_s=timeout)
+    except Exception as exc:  # a hook must never fail the job it reports on
+        typer.echo(f"errkb: report failed ({type(exc).__name__}); job unaffected", err=True)
+        raise typer.Exit(EXIT_OK) from None
+    if outcome.answer is not None:
+        typer.echo(outcome.answer)
+    if outcome.note is not None:
+        typer.echo(outcome.note, err=True)
+    raise typer.Exit(EXIT_OK)
+
+
+def version() -> None:
+    """Print errkb's version."""
+    from importlib.metadata import version as package_version
+
+    typer.echo(package_version("errkb"))
