@@ -104,7 +104,7 @@ def first_step(markdown: str) -> FixStep:
 
 
 def _numbered(parts: list[Block], start: int) -> list[Block]:
-    """The item at ``start`` and what belongs to it, up to the next item or an outdented paragraph."""
+    """The item at ``start`` and what belongs to it: up to the next item or an outdented block."""
     item = parts[start]
     content_indent = item.indent + 1
     chosen = [item]

@@ -32,6 +32,7 @@ If it is yours, stop it.
 
 **2. Pick another port.**
 """
+PROSE = "Keep fp32 weights; use autocast.\n\nMore words."
 UNNUMBERED = """Drop `device_map="auto"`:
 
 ```python
