@@ -9,6 +9,7 @@ the coordinator, never on a worker.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
@@ -69,6 +70,14 @@ class RunnerConfig:
 
 
 @dataclass(frozen=True)
+class Interpreters:
+    """Which interpreter runs which article, and why some have none (their set failed to build)."""
+
+    by_article: Mapping[str, str] = field(default_factory=dict)
+    broken: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Job:
     """One planned run of one article, with its scripts' bytes (workers need no KB checkout)."""
 
@@ -81,6 +90,7 @@ class Job:
     timeout_s: float
     packages: tuple[str, ...]
     files: tuple[tuple[str, bytes], ...]
+    python: str | None = None  # this job's interpreter (its package set's); None: the config's
 
 
 @dataclass(frozen=True)
