@@ -219,7 +219,8 @@ class UvInstall:
 
     def __call__(self, spec: EnvSpec, folder: Path) -> None:
         self.cache.mkdir(parents=True, exist_ok=True)
-        self._uv("venv", "--quiet", "--python", self.base_python, str(folder), spec=spec)
+        venv = ("venv", "--quiet", "--python", self.base_python, str(folder))
+        self._uv(*venv, spec=spec, cwd=folder.parent)
         requirements, constraints = folder / "errkb-requirements.txt", folder / "errkb-torch.txt"
         requirements.write_text(spec.requirements_txt(), encoding="utf-8")
         constraints.write_text(spec.constraints_txt(), encoding="utf-8")
@@ -228,16 +229,17 @@ class UvInstall:
             "-r", str(requirements), "-c", str(constraints),
             "--index-strategy", "unsafe-best-match",
             *(pip_sources() if self.sources is None else self.sources),
-            spec=spec,
+            spec=spec, cwd=folder.parent,
         )  # fmt: skip
 
-    def _uv(self, *args: str, spec: EnvSpec) -> None:
+    def _uv(self, *args: str, spec: EnvSpec, cwd: Path) -> None:
+        """Run uv from the store's folder (uv refuses to run from inside its cache)."""
         env = {**os.environ, "UV_CACHE_DIR": str(self.cache), "UV_PYTHON_DOWNLOADS": "never"}
         env.pop("VIRTUAL_ENV", None)
         try:
             done = subprocess.run(  # noqa: S603
                 [self.uv, *args],
-                cwd=self.cache,  # uv reads uv.toml/pyproject.toml from here up; errkb's sets none
+                cwd=cwd,  # uv reads uv.toml/pyproject.toml from here up; errkb's sets none
                 env=env,
                 capture_output=True,
                 text=True,

@@ -67,6 +67,7 @@ class RunnerConfig:
 
     python: str
     limits: Limits = field(default_factory=Limits)
+    bytecode: bool = False  # scripts may write .pyc into the environment (see sandbox.environment)
 
 
 @dataclass(frozen=True)

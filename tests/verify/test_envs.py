@@ -7,6 +7,7 @@ The store is driven by a fake installer (it writes what ``uv`` would leave:
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from dataclasses import replace
@@ -349,3 +350,12 @@ def test_the_runner_uses_the_jobs_interpreter() -> None:
     )
     assert ran.failure is not None
     assert "/nonexistent/errkb-env/bin/python" in ran.failure
+
+
+def test_only_runs_in_errkbs_own_environments_may_write_bytecode() -> None:
+    """uv installs no .pyc; a per-set environment compiles what its runs import once."""
+    shows = "import sys; raise SystemExit(f'dont_write_bytecode={sys.dont_write_bytecode}')"
+    own = run_job(replace(job(shows), python=sys.executable), config(), [], "local")
+    forced = run_job(job(shows), config(), [], "local")  # --python: someone else's environment
+    assert own.scripts[0].output.strip() == "dont_write_bytecode=False"
+    assert forced.scripts[0].output.strip() == "dont_write_bytecode=True"
