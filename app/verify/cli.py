@@ -12,10 +12,11 @@ environment of its ``requires.packages`` set (``envset.py``, built by
 them all (``make repro-env``).
 
 ``run`` is the default command: ``errkb verify dtensor-mixed`` is
-``errkb verify run dtensor-mixed`` (an article called ``run`` or ``ingest``
-is written ``errkb verify run run``). Exit status: 0 when every run is
-verified or unverifiable, 1 when any is stale, drifted, fix-broken or an
-error (and for ingest, when a run conflicts with a stored one), 2 on usage
+``errkb verify run dtensor-mixed`` (an article called ``run``, ``envs`` or
+``ingest`` is written ``errkb verify run run``). Exit status: 0 when every
+run is verified or unverifiable, 1 when any is stale, drifted, fix-broken or
+an error (for ingest, when a run conflicts with a stored one; for envs, when
+an environment cannot be built), 2 on usage
 errors, an invalid KB or an unreachable service (``app.cli.main`` maps the
 error tree). This module may not read ``Settings`` (the layer contract), so
 the few ``ERRKB_*`` variables it honours are typer ``envvar`` options.
@@ -189,8 +190,10 @@ def envs_command(
     for key, spec in sorted(wanted.specs.items()):
         state = "FAILED" if key in report.failed else str(store.python(spec))
         typer.echo(f"{key}  {users[key]:>3} article(s)  {spec.describe()}  {state}")
-    for problem in [*report.failed.values(), *wanted.conflicts.values()]:
+    for problem in report.failed.values():
         typer.echo(problem, err=True)
+    for article_id, reason in wanted.conflicts.items():
+        typer.echo(f"{article_id}: {reason}", err=True)
     if prune:
         for key in store.prune(wanted.specs):
             typer.echo(f"removed {envs / key}")
