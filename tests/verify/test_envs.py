@@ -17,7 +17,7 @@ import pytest
 
 from app.articles.model import Article
 from app.errors import ConfigError
-from app.kb import prepare_valid_kb
+from app.service.kb import prepare_valid_kb
 from app.verify.envbuild import (
     STAMP,
     EnvBuildFailed,
