@@ -1,8 +1,9 @@
 """Find the failures in a log and put the root cause first (DESIGN.md, step 3).
 
-1. Every line's prefixes are parsed (``prefixes.py``) and the line goes to its
-   stream: one per rank, pod or NCCL process, plus the unprefixed rest, so a
-   rank's traceback is contiguous again however eight ranks interleaved.
+1. Every line's prefixes are parsed (``prefixes.py``), chat formatting is
+   undone (``chat.py``), and the line goes to its stream: one per rank, pod
+   or NCCL process, plus the unprefixed rest, so a rank's traceback is
+   contiguous again however eight ranks interleaved.
 2. One RE2 pass over the whole log picks the candidate lines, those holding
    a literal some extractor needs (a traceback header, a frame, "Error",
    "NCCL WARN", "Signal", ...; ``scan.py``); only those are parsed, in stream
@@ -27,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from app.matching import consequences
+from app.matching.chat import as_printed
 from app.matching.events_model import Event
 from app.matching.merge import Merged, Occurrence, Stream, merge, order
 from app.matching.prefixes import PrefixParser
@@ -87,7 +89,7 @@ def _split(lines: Sequence[str]) -> _Log:
             number = keys[prefix.stream] = len(streams)
             streams.append(Stream(prefix.stream, prefix.rank))
         stream = streams[number]
-        stream.lines.append(prefix.content)
+        stream.lines.append(as_printed(prefix.content))
         stream.index.append(index)
         stream.record.append(prefix.record)
         stream.stamps.append(prefix.timestamp)
@@ -130,7 +132,8 @@ def _event(merged: Merged, number: Callable[[int], int], *, root: bool) -> Event
         line_end=number(where[draft.end]),
         error_line_start=number(where[draft.error_start]),
         error_line_end=number(where[draft.error_end]),
-        error_text=_join(stream.lines[draft.error_start : draft.error_end + 1], strip=True),
+        error_text=draft.printed
+        or _join(stream.lines[draft.error_start : draft.error_end + 1], strip=True),
         text=_join(stream.lines[draft.start : draft.end + 1]),
         context=_join(stream.lines[max(0, draft.start - CONTEXT_LINES) : draft.start]),
         text_lines=_numbers(where[draft.start : draft.end + 1], number),
