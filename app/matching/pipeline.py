@@ -15,6 +15,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from app.matching.ambiguity import general_first
 from app.matching.decode import decode, decode_text
 from app.matching.environment import detect_versions
 from app.matching.events import extract_events
@@ -147,7 +148,7 @@ def _score_event(
         )
         if result is not None:
             found.append(result)
-    return found
+    return general_first(found, event, index) if len(found) > 1 else found
 
 
 def _rank(

@@ -88,7 +88,7 @@ CASES = (
     Case("(pid=4123) RuntimeError: x [repeated 6x across cluster]", None, "RuntimeError: x"),
     Case("worker-3: [rank24]: boom", 24, "boom"),
     Case("> [rank0]: Traceback (most recent call last):", 0, "Traceback (most recent call last):"),
-    Case(">   File \"x.py\", line 1, in f", None, '  File "x.py", line 1, in f'),
+    Case('>   File "x.py", line 1, in f', None, '  File "x.py", line 1, in f'),
     # left alone: not a prefix, or a prefix of something else
     Case("[0]:", None, "[0]:"),
     Case("  rank      : 3 (local_rank: 3)", None, "  rank      : 3 (local_rank: 3)"),

@@ -129,3 +129,23 @@ def test_launcher_prefixes_on_a_traceback(prefix: str, repository_kb: LiveKb) ->
 )
 def test_prose_without_a_failure_matches_nothing(paste: str, repository_kb: LiveKb) -> None:
     assert top(paste, repository_kb) is None
+
+
+def test_a_shared_message_alone_names_the_general_article_first(repository_kb: LiveKb) -> None:
+    bare = (
+        "RuntimeError: Expected all tensors to be on the same device, but found at least two "
+        "devices, cuda:0 and cpu!"
+    )
+    result = match_text(bare, repository_kb.index)
+    ids = [m.article_id for m in result.matches]
+    assert ids[:2] == ["device-mismatch-user-code", "device-mismatch-cpu-offload"]
+    notes = [e.hint for e in result.matches[0].evidence if e.kind == "note"]
+    assert notes == [
+        "device-mismatch-cpu-offload instead if the log shows deepspeed/runtime/zero/stage3.py, "
+        "unscale_and_clip_grads, fp32_partitioned_groups_flat"
+    ]
+    offload = (
+        'Traceback (most recent call last):\n  File "/v/deepspeed/runtime/zero/stage3.py", '
+        f"line 2117, in unscale_and_clip_grads\n    self.x.mul_(y)\n{bare}"
+    )
+    assert top(offload, repository_kb) == "device-mismatch-cpu-offload"  # earned by its context
