@@ -68,9 +68,10 @@ def _per_line(prefix: Callable[[int], str], suffix: str = "") -> Callable[[Paste
 
 
 def _message(p: Paste) -> str | None:
+    """The message without its exception class; None when nothing would be left."""
     if not p.exception or not p.error.startswith(p.exception + ":"):
         return None
-    return p.error[len(p.exception) + 1 :].strip()
+    return p.error[len(p.exception) + 1 :].strip() or None
 
 
 def _constructor(p: Paste) -> str | None:

@@ -32,33 +32,38 @@ def general_first(found: Sequence[Scored], event: Event, index: SignatureIndex) 
     """``found`` with contextless specialised articles placed below the general one."""
     result = list(found)
     for position, item in enumerate(found):
-        general = _general_for(item, found)
-        if general is None:
+        at = _general_for(position, found)
+        if at is None:
             continue
-        at = result.index(general)
-        hint = _hint(item, event, index)
-        result[at] = dataclasses.replace(result[at], evidence=(*result[at].evidence, hint))
-        if item.score >= result[at].score:
-            lowered = max(0.0, result[at].score - YIELD_MARGIN)
+        general = result[at]
+        result[at] = dataclasses.replace(
+            general, evidence=(*general.evidence, _hint(item, event, index))
+        )
+        if result[position].score >= general.score:
+            lowered = max(0.0, general.score - YIELD_MARGIN)
             result[position] = dataclasses.replace(result[position], score=lowered)
     return result
 
 
-def _general_for(item: Scored, found: Sequence[Scored]) -> Scored | None:
-    """The best article whose error span ``item``'s strictly contains, if ``item`` lacks context."""
+def _general_for(position: int, found: Sequence[Scored]) -> int | None:
+    """Where the best article is whose error span ``found[position]``'s strictly contains.
+
+    Only for an article that has context patterns and found none of them.
+    """
+    item = found[position]
     if not item.contextless or item.span is None:
         return None
     start, end = item.span
     inside = [
-        other
-        for other in found
-        if other is not item
+        (other.score, other.article_id, at)
+        for at, other in enumerate(found)
+        if at != position
         and other.span is not None
         and start <= other.span[0]
         and other.span[1] <= end
         and other.span != item.span
     ]
-    return max(inside, key=lambda s: (s.score, s.article_id), default=None)
+    return max(inside)[2] if inside else None
 
 
 def _hint(item: Scored, event: Event, index: SignatureIndex) -> Evidence:

@@ -63,13 +63,18 @@ def find_quoted(text: str) -> Quoted | None:
     start = found[""].find(name)
     before = found[""][:start]
     offset = text.find(found[""]) + start
-    if any(level in text[:offset] for level in _SURVIVED):
+    if survived(text[:offset]):
         return None
     rest = text[offset + len(found[""]) - start :]
     if "call" in found:
         return _constructor(name, found["call"], rest)
     opener = before[-1:] if before else text[offset - 1 : offset]
     return _closed(name, opener, rest)
+
+
+def survived(before: str) -> bool:
+    """Whether the text before an error names a logger level it is reported at and survived."""
+    return any(level in before for level in _SURVIVED)
 
 
 def _constructor(name: str, quote: str, rest: str) -> Quoted | None:

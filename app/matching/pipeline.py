@@ -21,6 +21,7 @@ from app.matching.environment import detect_versions
 from app.matching.events import extract_events
 from app.matching.events_model import Event
 from app.matching.excerpt import excerpt_lines
+from app.matching.fragments import Reading, capped, fallback_events, folded_scores
 from app.matching.fuzzy import candidates, similarities
 from app.matching.index import SignatureIndex
 from app.matching.normalize import signature_text
@@ -66,6 +67,10 @@ def match_text(
     versions = {**detect_versions(lines[:VERSION_LINES]), **options.env}
     scored = [_score_event(i, e, index, hits, versions) for i, e in enumerate(events)]
     matches = _rank(scored, index, options)
+    if not matches:  # nothing matched: look again for what a paste may have left out
+        reading = Reading(lines, numbers, events, hits, index)
+        events, redactions, scored = _fallback(reading, events, redactions, versions)
+        matches = _rank(scored, index, options)
     stats = InputStats(bytes=len(data), lines=total_lines, redactions=redactions)
     return MatchResult(tuple(matches), tuple(events), stats, versions, tuple(notes))
 
@@ -122,6 +127,26 @@ def _redact_events(events: Sequence[Event]) -> tuple[list[Event], int]:
         changes["exception"] = changes["exception"] or None  # type: ignore[assignment]
         cleaned.append(dataclasses.replace(event, **changes))  # type: ignore[arg-type]
     return cleaned, len(redacted.redactions)
+
+
+def _fallback(
+    reading: Reading, events: list[Event], redactions: int, versions: Mapping[str, str]
+) -> tuple[list[Event], int, list[list[Scored]]]:
+    """Events and scores from ``fragments.py``, after the events already found; capped."""
+    found = fallback_events(reading)
+    if not found:
+        return events, redactions, []
+    extra, more = _redact_events([f.event for f in found])
+    scored: list[list[Scored]] = [[] for _ in events]
+    hits = reading.hits | reading.index.scan(_event_blob(extra).encode())
+    for offset, (item, event) in enumerate(zip(found, extra, strict=True)):
+        if item.folded:
+            scored.append(folded_scores(item, reading.index))
+            continue
+        order = len(events) + offset
+        plain = _score_event(order, event, reading.index, hits, versions)
+        scored.append([capped(s, item) for s in plain])
+    return [*events, *extra], redactions + more, scored
 
 
 def _event_blob(events: Sequence[Event]) -> str:
