@@ -89,7 +89,10 @@ def _split(lines: Sequence[str]) -> _Log:
             number = keys[prefix.stream] = len(streams)
             streams.append(Stream(prefix.stream, prefix.rank))
         stream = streams[number]
-        stream.lines.append(as_printed(prefix.content))
+        content = prefix.content
+        if not content.isascii() or "](" in content:  # the C-speed test first: most lines
+            content = as_printed(content)
+        stream.lines.append(content)
         stream.index.append(index)
         stream.record.append(prefix.record)
         stream.stamps.append(prefix.timestamp)

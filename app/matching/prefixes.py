@@ -130,9 +130,16 @@ def _prefix_re() -> re.Pattern[str]:
     its prefixes. A repeated group keeps its last capture, which is what is
     wanted (the innermost rank, the last timestamp).
     """
-    quote, pod, k8s, srun, pdsh = (f"(?P<{name}>{body})" for name, body in LEADING_TABLE)
-    rows = "|".join(f"(?P<{name}>{body})" for name, body in PREFIX_TABLE)
+    quote, pod, k8s, srun, pdsh = (_row(name, body) for name, body in LEADING_TABLE)
+    rows = "|".join(_row(name, body) for name, body in PREFIX_TABLE)
     return re.compile(rf"{quote}?(?:{pod}|{k8s})?{srun}?{pdsh}?(?:{rows}){{0,{MAX_PREFIXES}}}")
+
+
+def _row(name: str, body: str) -> str:
+    """A row as a group; named only when its presence is read (each group costs every line)."""
+    if name in _RECORD_ROWS or name in _STAMP_ROWS:
+        return f"(?P<{name}>{body})"
+    return f"(?:{body})"
 
 
 def split_prefix(line: str) -> tuple[int | None, str]:
