@@ -19,7 +19,10 @@ Ordering (DESIGN.md step 3, research/field.md section 14):
 
 Between 1 and 2, an error line quoted inside prose or Markdown (``inline.py``)
 yields to errors printed as such: a chat message that quotes the error and
-then pastes the log is answered from the log.
+then pastes the log is answered from the log; then a failure that names what
+the system ran out of (``consequences.EXPLANATIONS``: a full disk, host
+memory, file descriptors, the OOM killer, SIGBUS) comes before its symptoms,
+even when Python printed it as the outer exception of a chain.
 
 A chain whose original cause is a consequence is a consequence throughout:
 ``RuntimeError("fetch failed")`` raised from a ``Connection reset by peer``
@@ -138,7 +141,14 @@ def order(events: list[Merged]) -> list[Merged]:
         _settle_chain(members, chain_id, by_time)
     return sorted(
         events,
-        key=lambda e: (e.consequence, e.draft.quoted, e.chain_start, e.draft.depth, e.position),
+        key=lambda e: (
+            e.consequence,
+            e.draft.quoted,
+            not e.draft.explains,
+            e.chain_start,
+            e.draft.depth,
+            e.position,
+        ),
     )
 
 

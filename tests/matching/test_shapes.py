@@ -11,6 +11,7 @@ import pytest
 
 from app.kb import LiveKb
 from app.matching.chat import as_printed
+from app.matching.events import extract_events
 from app.matching.inline import find_quoted
 from app.matching.pipeline import match_text
 
@@ -149,3 +150,39 @@ def test_a_shared_message_alone_names_the_general_article_first(repository_kb: L
         f"line 2117, in unscale_and_clip_grads\n    self.x.mul_(y)\n{bare}"
     )
     assert top(offload, repository_kb) == "device-mismatch-cpu-offload"  # earned by its context
+
+
+def test_an_explanatory_event_beats_its_symptom_in_a_chain() -> None:
+    log = "\n".join(
+        [
+            "Traceback (most recent call last):",
+            '  File "/v/torch/serialization.py", line 628, in save',
+            "    _save(obj, opened_zipfile, pickle_module, pickle_protocol)",
+            "RuntimeError: [enforce fail at inline_container.cc:764] . PytorchStreamWriter "
+            "failed writing file data/3: file write failed",
+            "",
+            "During handling of the above exception, another exception occurred:",
+            "",
+            "Traceback (most recent call last):",
+            '  File "/w/train.py", line 88, in <module>',
+            "    torch.save(state, path)",
+            '  File "/v/torch/serialization.py", line 627, in save',
+            "    with _open_zipfile_writer(f) as opened_zipfile:",
+            "RuntimeError: [enforce fail at inline_container.cc:595] . unexpected pos 3149248 vs "
+            "3149136",
+            "",
+            "During handling of the above exception, another exception occurred:",
+            "",
+            "Traceback (most recent call last):",
+            '  File "/w/train.py", line 90, in <module>',
+            "    os.fsync(handle)",
+            "OSError: [Errno 28] No space left on device",
+        ]
+    )
+    events = extract_events(log.split("\n"))
+    assert [e.chain_depth for e in events] == [2, 0, 1]  # printed last, read first
+    assert events[0].root_cause
+    assert (events[0].exception, events[0].message) == (
+        "OSError",
+        "[Errno 28] No space left on device",
+    )
