@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,6 +109,38 @@ def _fenced(p: Paste) -> str:
     )
 
 
+_FRAME = re.compile(r'^(?P<lead>.*?)File "(?P<path>[^"]+)", line (?P<line>\d+), in (?P<fn>\S+)$')
+_ESC = "\x1b[0;31m{}\x1b[0m"
+
+
+def _jupyter(p: Paste) -> str | None:
+    """The traceback as IPython 8 prints it in a notebook, with its colours."""
+    if not p.frames or not p.exception:
+        return None
+    header = f"{_ESC.format(p.exception.rsplit('.', 1)[-1]):<52}Traceback (most recent call last)"
+    out: list[str] = []
+    source_of: str | None = None
+    for line in p.lines:
+        frame = _FRAME.match(line)
+        if "Traceback (most recent call last):" in line:
+            out += ["-" * 75, header]
+        elif frame is not None:
+            lead, number = frame["lead"], frame["line"]
+            where = (
+                f"Cell In[3], line {number}"
+                if frame["fn"] == "<module>"
+                else (f"File {frame['path']}:{number}, in {frame['fn']}(*args, **kwargs)")
+            )
+            out += ["", lead + where]
+            source_of = lead + _ESC.format(f"----> {number}") + " "
+        elif source_of is not None and line.strip():
+            out.append(source_of + line.strip())
+            source_of = None
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
 def _cut(p: Paste) -> str | None:
     if not p.frames or p.error_index < 2:
         return None
@@ -154,6 +187,7 @@ SHAPES: tuple[Shape, ...] = (
         "log",
         _per_line(lambda i: f"2026-11-25T10:{i // 60 % 60:02d}:{i % 60:02d}.{i:07d}Z "),
     ),
+    Shape("Jupyter / IPython", "log", _jupyter),
     # shape 4: fragments
     Shape("cut before the exception line", "fragment", _cut),
 )

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from app.matching import consequences
 from app.matching.chat import as_printed
+from app.matching.drafts import Draft
 from app.matching.events_model import Event
 from app.matching.merge import Merged, Occurrence, Stream, merge, order
 from app.matching.prefixes import PrefixParser
@@ -135,8 +136,7 @@ def _event(merged: Merged, number: Callable[[int], int], *, root: bool) -> Event
         line_end=number(where[draft.end]),
         error_line_start=number(where[draft.error_start]),
         error_line_end=number(where[draft.error_end]),
-        error_text=draft.printed
-        or _join(stream.lines[draft.error_start : draft.error_end + 1], strip=True),
+        error_text=_error_text(draft, stream),
         text=_join(stream.lines[draft.start : draft.end + 1]),
         context=_join(stream.lines[max(0, draft.start - CONTEXT_LINES) : draft.start]),
         text_lines=_numbers(where[draft.start : draft.end + 1], number),
@@ -148,7 +148,15 @@ def _event(merged: Merged, number: Callable[[int], int], *, root: bool) -> Event
         chain_depth=draft.depth,
         root_cause=root,
         notes=tuple(notes),
+        quoted=draft.quoted,
     )
+
+
+def _error_text(draft: Draft, stream: Stream) -> str:
+    """The error line(s) as printed: unwrapped from prose, or none for a cut-off traceback."""
+    if draft.printed is not None:
+        return draft.printed
+    return _join(stream.lines[draft.error_start : draft.error_end + 1], strip=True)
 
 
 def _numbers(indices: Sequence[int], number: Callable[[int], int]) -> tuple[int, ...]:

@@ -249,10 +249,10 @@ def _folded(pattern: str) -> Any:
 
 
 def _covered(events: Sequence[Event]) -> set[int]:
-    """Pasted line numbers that hold an event's error line."""
+    """Pasted line numbers inside an event: its error lines, and a traceback's source lines."""
     lines: set[int] = set()
     for event in events:
-        lines.update(range(event.error_line_start, event.error_line_end + 1))
+        lines.update(range(event.line_start, event.line_end + 1))
     return lines
 
 

@@ -10,13 +10,16 @@ error) finds the first exception name in such a line with one RE2 search and
 reads its message up to the closer its opener implies (``OPENERS``), so the
 prose after a closing backtick or quote stays out of the message.
 
-The rule never fires on a line a logger marked as a warning or an info
-record: an exception named in ``WARNING: retrying after ConnectionError: ...``
-was survived, and must not become a failure of its own.
+The rule never fires on a line of IPython's source listing (``----> 5 raise
+ValueError(...)`` is the code, not what it printed), nor on a line a logger
+marked as a warning or an info record: an exception named in ``WARNING:
+retrying after ConnectionError: ...`` was survived, and must not become a
+failure of its own.
 """
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from app.matching import rx
@@ -42,6 +45,9 @@ OPENERS: tuple[tuple[str, str], ...] = (
     ("*", "*"),  # **bold** and *italic*
     ("_", "_"),  # _italic_ and __bold__
 )
+# IPython's source listing around a frame ("----> 5 raise ValueError(...)", "   4 x = 1"):
+# code that raises, not the error it printed.
+_SOURCE_LISTING = re.compile(r"\s{0,12}(?:-{0,8}> {0,2})?\d{1,7} ")
 # A logger's level before the name: the exception was reported and survived.
 _SURVIVED = ("INFO", "WARNING", "WARN", "DEBUG", "Warning:", "warning:", "UserWarning")
 
@@ -63,7 +69,7 @@ def find_quoted(text: str) -> Quoted | None:
     start = found[""].find(name)
     before = found[""][:start]
     offset = text.find(found[""]) + start
-    if survived(text[:offset]):
+    if survived(text[:offset]) or _SOURCE_LISTING.match(text):
         return None
     rest = text[offset + len(found[""]) - start :]
     if "call" in found:

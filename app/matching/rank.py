@@ -64,7 +64,7 @@ def score_article(
     evidence, span = _error_evidence(event, entry, index, hits)
     if evidence:
         raw = ERROR_WEIGHT + FUZZY_WEIGHT * fuzzy
-    elif fuzzy >= FUZZY_ONLY_MIN:
+    elif fuzzy >= FUZZY_ONLY_MIN and _fuzzy_alone_allowed(event):
         raw = FUZZY_ONLY_WEIGHT * fuzzy
     else:
         return None  # cheapest rejection first: most candidates end here
@@ -86,6 +86,15 @@ def score_article(
     score = max(0.0, min(1.0, raw * factor))
     contextless = bool(entry.context_sids) and count == 0
     return Scored(entry.id, score, tuple(evidence + context + notes), span, contextless)
+
+
+def _fuzzy_alone_allowed(event: Event) -> bool:
+    """Similarity alone needs an error line printed as such (issue 18, shape 4).
+
+    Frames without their exception line name a code path, not a failure, and
+    a message read out of prose is too loose to be compared without a pattern.
+    """
+    return not event.quoted and bool(event.exception or event.message)
 
 
 def _vetoed(event: Event, entry: ArticleEntry, index: SignatureIndex, hits: frozenset[int]) -> bool:

@@ -186,3 +186,18 @@ def test_an_explanatory_event_beats_its_symptom_in_a_chain() -> None:
         "OSError",
         "[Errno 28] No space left on device",
     )
+
+
+def test_ipython_source_lines_and_frames_alone_are_no_errors(repository_kb: LiveKb) -> None:
+    listing = (
+        "Cell In[3], line 5\n      4 x = torch.randn(4, 10)\n"
+        "----> 5 raise RuntimeError('Error(s) in loading state_dict for {}:\\n\\t{}'.format(\n"
+    )
+    assert match_text(listing, repository_kb.index).unknown
+    commented = (
+        "Traceback (most recent call last):\n"
+        '  File "/w/train.py", line 15, in <module>\n'
+        '    loss.backward(retain_graph=True)  # after "Trying to backward through the graph '
+        'a second time"\n'
+    )
+    assert match_text(commented, repository_kb.index).unknown
