@@ -41,6 +41,7 @@ class Paste:
     case: Case
     lines: tuple[str, ...]
     error_index: int  # 0-based line of the error line in ``lines``
+    error_end: int  # 0-based last line of its message (continuation lines)
     error: str  # the first error line, launcher prefixes stripped
     exception: str | None
     frames: bool  # the event is a traceback with frames: a fragment can be cut from it
@@ -141,6 +142,12 @@ def _jupyter(p: Paste) -> str | None:
     return "\n".join(out)
 
 
+def _continuation(p: Paste) -> str | None:
+    """Only the lines that continue the message: a state-dict list, CUDA's hints."""
+    lines = [line for line in p.lines[p.error_index + 1 : p.error_end + 1] if line.strip()]
+    return "\n".join(lines) if lines else None
+
+
 def _cut(p: Paste) -> str | None:
     if not p.frames or p.error_index < 2:
         return None
@@ -190,6 +197,7 @@ SHAPES: tuple[Shape, ...] = (
     Shape("Jupyter / IPython", "log", _jupyter),
     # shape 4: fragments
     Shape("cut before the exception line", "fragment", _cut),
+    Shape("continuation lines alone", "fragment", _continuation),
 )
 
 
@@ -226,7 +234,13 @@ def paste_of(case: Case, live: LiveKb) -> tuple[Paste, MatchResult] | None:
     if not error:
         return None
     paste = Paste(
-        case, lines, event.error_line_start - 1, error, event.exception, bool(event.frames)
+        case,
+        lines,
+        event.error_line_start - 1,
+        event.error_line_end - 1,
+        error,
+        event.exception,
+        bool(event.frames),
     )
     return paste, result
 

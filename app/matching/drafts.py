@@ -53,6 +53,7 @@ class Draft:
     signal: str | None = None  # "SIGKILL", "SIGABRT", ...
     kills: tuple[int, ...] = ()  # pids a launcher says it is terminating
     quoted: bool = False  # found inside prose or Markdown: yields to errors printed as such
+    survived: bool = False  # its process kept running for pages: not what ended the run
     explains: bool = False  # names what ran out (disk, memory, files): its symptoms come after
     printed: str | None = None  # the error line(s) as the program printed them, when unwrapped
 

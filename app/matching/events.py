@@ -9,7 +9,8 @@
    "NCCL WARN", "Signal", ...; ``scan.py``); only those are parsed, in stream
    order, by the traceback parser (``tracebacks.py``) or the first matching
    line rule (``markers.py``).
-3. Drafts are classified (``consequences.py``), then merged: the same failure
+3. Drafts are classified (``consequences.py``), survived ones marked
+   (``survived.py``), then merged: the same failure
    printed by eight ranks, or echoed by torchrun, is one event with all
    ranks (identity: kind, exception, masked message, key frames).
 4. Events are ordered: failures that are not consequences first; then the
@@ -34,6 +35,7 @@ from app.matching.events_model import Event
 from app.matching.merge import Merged, Occurrence, Stream, merge, order
 from app.matching.prefixes import PrefixParser
 from app.matching.scan import candidate_lines, extract_stream
+from app.matching.survived import mark_survived
 
 MAX_EVENTS = 50  # the matcher scores each event: keep the earliest non-consequence ones
 CONTEXT_LINES = 30  # launcher output, model loading and config lines live just before
@@ -67,6 +69,7 @@ def extract_events(
     for occurrence in found:
         consequences.classify(occurrence.draft)
     consequences.link(o.draft for o in found)
+    mark_survived(found)
     events = order(merge(found))[:MAX_EVENTS]
 
     def number(index: int) -> int:

@@ -17,7 +17,8 @@ Ordering (DESIGN.md step 3, research/field.md section 14):
    one after the other are only in time order by their stamps);
 3. inside a chain, the original cause (depth 0) before what wrapped it.
 
-Between 1 and 2, an error line quoted inside prose or Markdown (``inline.py``)
+Between 1 and 2, a failure its process survived (``survived.py``) yields to
+the failures that ended the run; an error line quoted inside prose or Markdown (``inline.py``)
 yields to errors printed as such: a chat message that quotes the error and
 then pastes the log is answered from the log; then a failure that names what
 the system ran out of (``consequences.EXPLANATIONS``: a full disk, host
@@ -143,6 +144,7 @@ def order(events: list[Merged]) -> list[Merged]:
         events,
         key=lambda e: (
             e.consequence,
+            e.draft.survived,
             e.draft.quoted,
             not e.draft.explains,
             e.chain_start,

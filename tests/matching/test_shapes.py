@@ -201,3 +201,30 @@ def test_ipython_source_lines_and_frames_alone_are_no_errors(repository_kb: Live
         'a second time"\n'
     )
     assert match_text(commented, repository_kb.index).unknown
+
+
+def _logged_then_fatal(progress_lines: int) -> str:
+    survived = [
+        "ERROR:__main__:evaluation failed, skipping this round",
+        "Traceback (most recent call last):",
+        '  File "/w/train.py", line 50, in evaluate',
+        "    preds = model.generate(**batch)",
+        "KeyError: 'labels'",
+    ]
+    steps = [f"step {n} loss {1.5 - n / 100:.4f} lr 2.0e-05" for n in range(progress_lines)]
+    fatal = [
+        "Traceback (most recent call last):",
+        '  File "/w/train.py", line 80, in <module>',
+        "    loss.backward()",
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a "
+        "total capacity of 79.19 GiB of which 1.09 GiB is free.",
+    ]
+    return "\n".join(["step 0 loss 1.5000", *survived, *steps, *fatal])
+
+
+def test_a_traceback_the_run_survived_does_not_beat_the_fatal_one() -> None:
+    events = extract_events(_logged_then_fatal(45).split("\n"))
+    assert events[0].exception == "torch.OutOfMemoryError"
+    assert events[1].exception == "KeyError"
+    close = extract_events(_logged_then_fatal(3).split("\n"))  # no sign it kept running
+    assert close[0].exception == "KeyError"
