@@ -61,6 +61,8 @@ MAX_CLOSE_CHARS = 400  # a retyped message is short; only its head is respelt
 MAX_RESPELT = 3  # words corrected in one message
 CLOSE_SIMILARITY = 0.8  # normalised Levenshtein: one wrong letter in a word of five or more
 CLOSE = "the message matched once a misspelt word was read as the KB spells it"
+MISSING_EXCEPTION = "the exception line is not in the paste: this line accompanies one"
+FRAGMENT_KINDS = frozenset((EventKind.NCCL, EventKind.ERROR_LINE))
 MISSING = "the exception line is not in the paste: matched on the message alone"
 FOLDED = "the message matched only when its case is ignored"
 
@@ -197,11 +199,35 @@ def fallback_events(reading: Reading) -> list[Found]:
 
 def capped(item: Scored, found: Found) -> Scored:
     """``item`` no higher than its fallback allows, with the note that says why."""
-    line = found.event.error_line_start
-    note = Evidence("note", "", line, line, found.note)
-    return dataclasses.replace(
-        item, score=min(item.score, found.cap), evidence=(*item.evidence, note)
+    return cap(item, found.cap, found.note, found.event.error_line_start)
+
+
+def cap(item: Scored, most: float, why: str, line: int) -> Scored:
+    """``item`` scored at most ``most``, with a note saying why."""
+    note = Evidence("note", "", line, line, why)
+    return dataclasses.replace(item, score=min(item.score, most), evidence=(*item.evidence, note))
+
+
+def is_fragment(events: Sequence[Event]) -> bool:
+    """Whether the paste holds only lines that accompany an exception, never one.
+
+    NCCL's ``WARN`` lines, the watchdog's report and untyped ``CUDA error:``
+    lines come with a Python exception in a whole log; pasted alone they are a
+    fragment (issue 18, shape 4), answered at medium confidence at best.
+    """
+    return bool(events) and all(
+        e.exception is None and e.kind in FRAGMENT_KINDS and not e.quoted for e in events
     )
+
+
+def fragment_scores(
+    scored: Sequence[Sequence[Scored]], events: Sequence[Event]
+) -> list[list[Scored]]:
+    """Every score of a fragment paste capped, with the note that says what is missing."""
+    return [
+        [cap(s, MESSAGE_CAP, MISSING_EXCEPTION, event.error_line_start) for s in found]
+        for found, event in zip(scored, events, strict=True)
+    ]
 
 
 def folded_scores(found: Found, index: SignatureIndex) -> list[Scored]:

@@ -21,7 +21,14 @@ from app.matching.environment import detect_versions
 from app.matching.events import extract_events
 from app.matching.events_model import Event
 from app.matching.excerpt import excerpt_lines
-from app.matching.fragments import Reading, capped, fallback_events, folded_scores
+from app.matching.fragments import (
+    Reading,
+    capped,
+    fallback_events,
+    folded_scores,
+    fragment_scores,
+    is_fragment,
+)
 from app.matching.fuzzy import candidates, similarities
 from app.matching.index import SignatureIndex
 from app.matching.normalize import signature_text
@@ -66,6 +73,8 @@ def match_text(
     hits = hits | index.scan(_event_blob(events).encode())
     versions = {**detect_versions(lines[:VERSION_LINES]), **options.env}
     scored = [_score_event(i, e, index, hits, versions) for i, e in enumerate(events)]
+    if is_fragment(events):
+        scored = fragment_scores(scored, events)
     matches = _rank(scored, index, options)
     if not matches:  # nothing matched: look again for what a paste may have left out
         reading = Reading(lines, numbers, events, hits, index)

@@ -109,3 +109,32 @@ def test_literal_runs_keep_escaped_punctuation_and_stop_at_operators() -> None:
     runs = literal_runs(r"size mismatch for [\w.\-]{1,200}: copying")
     assert runs[0] == "size mismatch for "
     assert runs[-1] == ": copying"
+
+
+@pytest.mark.parametrize(
+    ("paste", "article"),
+    [
+        (
+            "/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1289: indexSelectLargeIndex: block: "
+            "[211,0,0], thread: [96,0,0] Assertion `srcIndex < srcSelectDimSize` failed.",
+            "device-side-assert",
+        ),
+        (
+            "gpu-node07:31822:31901 [3] NCCL WARN Error while creating shared memory segment "
+            "/dev/shm/nccl-7Qv4Ab (size 9637888)",
+            "nccl-system-error",
+        ),
+        (
+            "Root Cause (first observed failure):\n[0]:\n  time      : 2026-11-22_00:47:34\n"
+            "  rank      : 1 (local_rank: 1)\n  exitcode  : 1 (pid: 13449)\n",
+            "childfailed",
+        ),
+    ],
+)
+def test_lines_that_accompany_an_exception_are_answered_below_high(
+    paste: str, article: str, repository_kb: LiveKb
+) -> None:
+    top = only(paste, repository_kb)
+    assert top.article_id == article
+    assert top.confidence != "high"
+    assert any(note.startswith("the exception line is not in the paste") for note in notes(top))
