@@ -7,7 +7,11 @@ an exception without failing, and runs that survived a warning.
 
 from __future__ import annotations
 
+import time
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from app.kb import LiveKb
 from app.matching.chat import as_printed
@@ -228,3 +232,30 @@ def test_a_traceback_the_run_survived_does_not_beat_the_fatal_one() -> None:
     assert events[1].exception == "KeyError"
     close = extract_events(_logged_then_fatal(3).split("\n"))  # no sign it kept running
     assert close[0].exception == "KeyError"
+
+
+@given(st.text(max_size=400))
+def test_reading_a_line_never_raises_and_keeps_it_one_line(line: str) -> None:
+    line = line.replace("\n", " ")
+    assert "\n" not in as_printed(line)
+    quoted = find_quoted(line)
+    assert quoted is None or quoted.name in line
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "`" * 100_000,
+        "aError(" * 20_000,
+        "x.y." * 30_000 + "RuntimeError: " + "`a " * 30_000,
+        "**" + "ValueError: " * 10_000,
+        "[a](http://" + "(" * 50_000,
+        "，：" * 50_000,
+    ],
+    ids=lambda s: repr(s[:12]),
+)
+def test_hostile_lines_are_read_in_linear_time(hostile: str) -> None:
+    start = time.perf_counter()
+    find_quoted(hostile)
+    as_printed(hostile)
+    assert time.perf_counter() - start < 0.5
