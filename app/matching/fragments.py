@@ -86,6 +86,7 @@ class Found:
     cap: float
     note: str
     folded: tuple[int, ...] = ()  # error sids that hit only without case
+    replaces: int | None = None  # the event (already redacted) this one is a reading of
 
 
 @dataclass(frozen=True)
@@ -144,16 +145,15 @@ def _close_wording(reading: Reading) -> list[Found]:
         return []
     known = frozenset(words)
     found: list[Found] = []
-    for event in reading.events:
+    for position, event in enumerate(reading.events):
         fixed = _respelt(event.error_text, words, known)
         if fixed is None:
             continue
         text, changes = fixed
         note = f"{CLOSE}: " + ", ".join(f"{a} as {b}" for a, b in changes)
         message = _apply(event.message, changes)
-        found.append(
-            Found(dataclasses.replace(event, error_text=text, message=message), CLOSE_CAP, note)
-        )
+        respelt = dataclasses.replace(event, error_text=text, message=message)
+        found.append(Found(respelt, CLOSE_CAP, note, replaces=position))
         if len(found) >= MAX_FALLBACK_EVENTS:
             break
     return found

@@ -141,21 +141,26 @@ def _redact_events(events: Sequence[Event]) -> tuple[list[Event], int]:
 def _fallback(
     reading: Reading, events: list[Event], redactions: int, versions: Mapping[str, str]
 ) -> tuple[list[Event], int, list[list[Scored]]]:
-    """Events and scores from ``fragments.py``, after the events already found; capped."""
+    """Events and scores from ``fragments.py``: new lines after the events, readings in place."""
     found = fallback_events(reading)
-    if not found:
-        return events, redactions, []
-    extra, more = _redact_events([f.event for f in found])
+    added = [f for f in found if f.replaces is None]
+    extra, more = _redact_events([f.event for f in added])
+    placed = [
+        (len(events) + i, dataclasses.replace(f, event=e))
+        for i, (f, e) in enumerate(zip(added, extra, strict=True))
+    ]
+    placed += [(f.replaces, f) for f in found if f.replaces is not None]
+    events = [*events, *extra]
     scored: list[list[Scored]] = [[] for _ in events]
-    hits = reading.hits | reading.index.scan(_event_blob(extra).encode())
-    for offset, (item, event) in enumerate(zip(found, extra, strict=True)):
+    hits = reading.hits | reading.index.scan(_event_blob([f.event for _, f in placed]).encode())
+    for at, item in placed:
+        events[at] = item.event
         if item.folded:
-            scored.append(folded_scores(item, reading.index))
-            continue
-        order = len(events) + offset
-        plain = _score_event(order, event, reading.index, hits, versions)
-        scored.append([capped(s, item) for s in plain])
-    return [*events, *extra], redactions + more, scored
+            scored[at] = folded_scores(item, reading.index)
+        else:
+            plain = _score_event(at, item.event, reading.index, hits, versions)
+            scored[at] = [capped(s, item) for s in plain]
+    return events, redactions + more, scored
 
 
 def _event_blob(events: Sequence[Event]) -> str:

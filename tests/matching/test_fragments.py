@@ -138,3 +138,12 @@ def test_lines_that_accompany_an_exception_are_answered_below_high(
     assert top.article_id == article
     assert top.confidence != "high"
     assert any(note.startswith("the exception line is not in the paste") for note in notes(top))
+
+
+def test_a_respelt_message_is_read_in_place(repository_kb: LiveKb) -> None:
+    result = match_text(
+        "RuntimeError: chunk expects at least a 1-dimensional tennsor", repository_kb.index
+    )
+    assert len(result.events) == 1
+    assert result.events[0].root_cause
+    assert result.events[0].message == "chunk expects at least a 1-dimensional tensor"
