@@ -47,7 +47,7 @@ from app.matching.index import SignatureIndex
 from app.matching.inline import survived
 from app.matching.literals import WORD
 from app.matching.prefixes import PrefixParser
-from app.matching.rank import ERROR_WEIGHT, Scored
+from app.matching.rank import CONTEXT_FOR_FULL_BONUS, CONTEXT_WEIGHT, ERROR_WEIGHT, Scored
 from app.matching.result import Evidence
 
 CONTEXT_LINES = 30  # the lines before the error line that context signatures may hit
@@ -231,11 +231,11 @@ def fragment_scores(
 
 
 def folded_scores(found: Found, index: SignatureIndex) -> list[Scored]:
-    """One score per article whose error pattern hit without case (or nearly, for
-    ``close``): the error weight, capped.
+    """One score per article whose error pattern hit without case, capped.
 
-    Articles sharing the message go through ``general_first`` like any others:
-    a lower-cased line has no context to earn a specialised article the top.
+    Context patterns are read without case too, and articles sharing the
+    message go through ``general_first`` like any others: a specialised
+    article earns the top with its context, lower-cased or not.
     """
     event = found.event
     line = event.error_line_start
@@ -250,20 +250,26 @@ def folded_scores(found: Found, index: SignatureIndex) -> list[Scored]:
         spans[signature.article_id] = (min(low, hit.start()), max(high, hit.end()))
         evidence = Evidence("error", signature.pattern, line, line, "error message matches")
         by_article.setdefault(signature.article_id, []).append(evidence)
-    scored = [
-        capped(
-            Scored(
-                article_id,
-                ERROR_WEIGHT,
-                tuple(evidence),
-                spans[article_id],
-                bool(index.articles[article_id].context_sids),
-            ),
-            found,
-        )
-        for article_id, evidence in sorted(by_article.items())
-    ]
+    scored: list[Scored] = []
+    for article_id, errors in sorted(by_article.items()):
+        context = _folded_context(event, index, article_id)
+        weight = ERROR_WEIGHT + CONTEXT_WEIGHT * min(1.0, len(context) / CONTEXT_FOR_FULL_BONUS)
+        contextless = bool(index.articles[article_id].context_sids) and not context
+        item = Scored(article_id, weight, (*errors, *context), spans[article_id], contextless)
+        scored.append(capped(item, found))
     return general_first(scored, event, index) if len(scored) > 1 else scored
+
+
+def _folded_context(event: Event, index: SignatureIndex, article_id: str) -> list[Evidence]:
+    """Context patterns of ``article_id`` found, without case, in the event or just before it."""
+    near = f"{event.context}\n{event.text}\n{event.error_text}"
+    found = []
+    for sid in index.articles[article_id].context_sids:
+        pattern = index.signatures[sid].pattern
+        if _folded(pattern).search(near):
+            line = event.error_line_start
+            found.append(Evidence("context", pattern, line, line, "near the error, ignoring case"))
+    return found
 
 
 @cache

@@ -147,3 +147,16 @@ def test_a_respelt_message_is_read_in_place(repository_kb: LiveKb) -> None:
     assert len(result.events) == 1
     assert result.events[0].root_cause
     assert result.events[0].message == "chunk expects at least a 1-dimensional tensor"
+
+
+def test_a_lower_cased_line_still_earns_a_specialised_article_by_its_context(
+    repository_kb: LiveKb,
+) -> None:
+    line = (
+        "runtimeerror: expected all tensors to be on the same device, but found at least two "
+        "devices, cuda:1 and cuda:0! (when checking argument for argument index in method "
+        "wrapper_cuda__index_select)"
+    )
+    top = only(line, repository_kb)
+    assert top.article_id == "device-mismatch-multi-gpu"
+    assert top.confidence == "low"
