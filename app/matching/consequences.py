@@ -91,6 +91,8 @@ EXPLANATIONS: tuple[Explanation, ...] = (
         "the open-file limit: DataLoader workers and sockets fail after it",
     ),
 )
+# A literal every row above needs; a draft without any is not explanatory.
+_EXPLANATION_LITERALS = ("Errno", "No space left", "MemoryError", "Too many open files")
 # Kinds and signals that explain by themselves: the kernel's OOM killer, SIGBUS from a
 # full /dev/shm (a DataLoader worker "killed by signal: Bus error" is its symptom).
 EXPLAINING_KINDS = frozenset((EventKind.OOM_KILLER,))
@@ -106,8 +108,10 @@ def explains(draft: Draft) -> bool:
     """Whether ``draft`` names what the process ran out of, so others are its symptoms."""
     if draft.kind in EXPLAINING_KINDS or draft.signal in EXPLAINING_SIGNALS:
         return True
-    text = f"{draft.exception or ''}: {draft.message}" if draft.exception else draft.message
-    return bool(text) and rx.found(_explanations(), text.lstrip(": "))
+    text = f"{draft.exception}: {draft.message}" if draft.exception else draft.message
+    if not any(literal in text for literal in _EXPLANATION_LITERALS):
+        return False  # most drafts: a few ``in`` tests instead of an RE2 call
+    return rx.found(_explanations(), text)
 
 
 # Exceptions that only wrap a failure printed elsewhere: a wrapper never beats what it wraps.
