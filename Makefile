@@ -64,6 +64,7 @@ BENCH_ARGS ?= --quick
 bench: install-dev
 	$(BIN)/python -m benchmarks.throughput $(BENCH_ARGS)
 	$(BIN)/python -m benchmarks.accuracy
+	$(BIN)/python -m benchmarks.shapes
 	$(BIN)/python -m benchmarks.http
 
 SOAK_MINUTES ?= 10

@@ -82,7 +82,7 @@ class MatchRequest(_In):
 
 
 class EvidenceOut(BaseModel):
-    kind: Literal["error", "context", "log-context", "fuzzy", "environment"]
+    kind: Literal["error", "context", "log-context", "fuzzy", "environment", "note"]
     signature: str
     line_start: int
     line_end: int

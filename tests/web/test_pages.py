@@ -266,3 +266,11 @@ def test_a_rate_limited_paste_gets_the_form_back_with_retry_after(
     assert refused.status_code == 429
     assert int(refused.headers["retry-after"]) >= 1
     assert 'action="/match"' in refused.text
+
+
+def test_a_capped_answer_shows_what_was_missing(client: TestClient) -> None:
+    _, page = paste_and_open(client, "sampleerror: widget 3 exploded, any idea?")
+    html = page.text
+    assert "Sample failure" in html
+    note = "the message matched only when its case is ignored"
+    assert f'<p class="layer-note match-note">{note}</p>' in html
