@@ -26,9 +26,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.kb import LiveKb, prepare_valid_kb
 from app.matching.pipeline import match_text
 from app.matching.result import MatchResult
+from app.service.kb import LiveKb, prepare_valid_kb
 from benchmarks.accuracy import Case, example_cases, fixture_cases
 from benchmarks.common import REPO, table
 from tests.logfixtures import LOGS

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from app.kb import LiveKb
 from app.matching.fragments import CLOSE_CAP, FOLDED_CAP, MESSAGE_CAP
 from app.matching.literals import literal_runs
 from app.matching.pipeline import match_text
 from app.matching.result import Match
+from app.service.kb import LiveKb
 
 SOCKET = (
     "[W socket.cpp:426] [c10d] The server socket has failed to bind to [::]:29500 "

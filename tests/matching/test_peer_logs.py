@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from app.kb import LiveKb
 from app.matching.pipeline import match_text
+from app.service.kb import LiveKb
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.kb import LiveKb
 from app.matching.chat import as_printed
 from app.matching.events import extract_events
 from app.matching.inline import find_quoted
 from app.matching.pipeline import match_text
+from app.service.kb import LiveKb
 
 CHUNK = "RuntimeError: chunk expects at least a 1-dimensional tensor"
 OOM = (
