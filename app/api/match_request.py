@@ -62,6 +62,7 @@ async def read_ask(
         lang=negotiate_lang(body.lang or lang, accept_language, services.default_lang),
         top_k=top_k_of(body.top_k, top_k),
         env=dict(body.env or {}),
+        windows=True,  # the stored result page (the answer's permalink) draws these lines
     )
     kind = client_kind(request.headers.get("user-agent"))
     return Ask(body.data, options, kind, idempotency_key(request))

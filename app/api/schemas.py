@@ -97,7 +97,11 @@ class MatchOut(BaseModel):
     event_index: int
     evidence: list[EvidenceOut]
     url: str = Field(description="The article's page.")
-    summary_markdown: str = Field(description="Title, confidence, summary, first fix step, link.")
+    summary_markdown: str = Field(
+        description="Title with the link, confidence, summary and the whole first fix step "
+        "(code blocks included): postable as it is."
+    )
+    fix_markdown: str = Field(description="The article's whole fix, in the asked language.")
     layer: str = Field(
         description="Where the fault lives: hardware, cluster, environment, framework, user-code."
     )
@@ -126,7 +130,12 @@ class MatchResponse(BaseModel):
     events: list[EventOut]
     unknown: bool
     input: InputOut
-    match_event_id: int | None = Field(description="For feedback; null if it was not stored.")
+    match_event_id: int | None = Field(description="The stored event; null if it was not stored.")
+    result_url: str | None = Field(
+        description="The analysed log's page (highlighted lines, per-rank table, feedback "
+        "buttons); null if the event was not stored."
+    )
+    answer_text: str = Field(description="The plain-text answer, as curl would print it.")
     lang: Lang
     kb_revision: str
 

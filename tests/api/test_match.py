@@ -54,12 +54,14 @@ def test_every_form_gives_the_same_answer(client: TestClient, form: str) -> None
 def test_answer_is_the_cli_json_shape_plus_links(client: TestClient) -> None:
     body = client.post("/api/v1/match", json={"text": TRACEBACK}).json()
     assert set(body) == {"matches", "events", "unknown", "input", "match_event_id", "lang"} | {
-        "kb_revision"
+        "kb_revision", "result_url", "answer_text"
     }
     assert set(body["matches"][0]) == {
         "article_id", "score", "confidence", "title", "event_index", "evidence", "url",
-        "summary_markdown", "layer", "layer_note",
+        "summary_markdown", "fix_markdown", "layer", "layer_note",
     }  # fmt: skip
+    assert body["result_url"].startswith("http://testserver/r/")
+    assert body["answer_text"].startswith("errkb: Sample failure [sample-error]")
     assert set(body["input"]) == {"bytes", "lines", "redactions"}
 
 
@@ -94,8 +96,10 @@ def test_plain_text_answer_is_a_few_lines(client: TestClient) -> None:
     assert lines[0].startswith("errkb: Sample failure [sample-error] — confidence high")
     assert lines[1] == "cause: A failure used by the tests."
     assert lines[2] == "Fix: Feed it less:"
-    assert lines[3] == "see: http://testserver/articles/sample-error"
-    assert len(lines) <= 5
+    assert lines[3] == "    feed(1)"  # the step's code, indented: it survives a job log
+    assert lines[4] == "see: http://testserver/articles/sample-error"
+    assert lines[5].startswith("result: http://testserver/r/")  # the last line is the link
+    assert len(lines) == 6
 
 
 def test_unknown_log_says_so_in_text_and_lands_on_the_unmatched_list(client: TestClient) -> None:

@@ -12,8 +12,8 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query
 from starlette.concurrency import run_in_threadpool
 
-from app.api.answers import article_url
 from app.api.deps import BaseUrlDep, ServicesDep
+from app.api.reply import article_url
 from app.api.schemas import (
     ArticleBrief,
     ArticleList,

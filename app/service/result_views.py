@@ -12,11 +12,20 @@ raw log again. It is bounded by what the matcher hands over (issue 5).
 
 from __future__ import annotations
 
+import logging
+import secrets
 from typing import Any
 
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from app.errors import StoreError
 from app.matching.events_model import Event
 from app.matching.result import MatchResult
 from app.matching.windows import MAX_EVENTS
+from app.store.match_events import attach_view
+
+log = logging.getLogger(__name__)
 
 VIEW_VERSION = 1
 MESSAGE_CHARS = 2000
@@ -52,3 +61,20 @@ def _event(event: Event) -> dict[str, Any]:
         "root_cause": event.root_cause,
         "consequence": event.consequence,
     }
+
+
+def store_view(engine: Engine, event_id: int, view: dict[str, Any]) -> str | None:
+    """Attach the view to its stored event; the permalink key it ends up with, or None.
+
+    The first view of an event wins (a cached answer shares its event), so the
+    key returned may be an earlier request's. A database that refuses costs the
+    link, never the answer: the caller shows the answer without one.
+    """
+    try:
+        with Session(engine) as session:
+            return attach_view(
+                session, match_event_id=event_id, view=view, key=secrets.token_urlsafe(12)
+            )
+    except StoreError as exc:
+        log.warning("result view not stored: %s", type(exc.__cause__ or exc).__name__)
+        return None
