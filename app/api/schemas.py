@@ -136,6 +136,9 @@ class MatchResponse(BaseModel):
         "buttons); null if the event was not stored."
     )
     answer_text: str = Field(description="The plain-text answer, as curl would print it.")
+    hints: list[str] = Field(
+        description="How the log could be sent better, e.g. when `curl -d` stripped its newlines."
+    )
     lang: Lang
     kb_revision: str
 

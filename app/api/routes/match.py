@@ -81,12 +81,17 @@ async def match(
 ) -> Response:
     """JSON, raw text (gzip welcome) or a multipart file; see the request body's types."""
     with runner.admission() as admission:
-        ask = await read_ask(request, services, admission.grow, lang=lang, top_k=top_k)
+        ask, hints = await read_ask(request, services, admission.grow, lang=lang, top_k=top_k)
         answer = await runner.answer(ask, admission)
     fmt = answer_format(format, request.headers.get("accept"), ask.client_kind)
     link = await result_link(services, answer, ask.options.lang, base_url)
     reply = build_reply(
-        answer.result, answer.live, lang=ask.options.lang, base_url=base_url, result_link=link
+        answer.result,
+        answer.live,
+        lang=ask.options.lang,
+        base_url=base_url,
+        result_link=link,
+        hints=hints,
     )
     rendered = Rendered(answer.result, reply, answer.live.revision, answer.match_event_id)
     return respond(rendered, fmt=fmt)
