@@ -37,12 +37,15 @@ COMMANDS = (
     ("schema", knowledge.schema),
     ("serve", serving.serve),
     ("report", serving.report),
+    ("run", serving.run),
     ("version", serving.version),
     ("new", writing.new_article),
     ("dryrun", writing.dryrun),
 )
+# ``errkb run -- CMD ARGS``: the command's own options are not errkb's.
+_PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True}
 for _name, _command in COMMANDS:
-    cli.command(_name)(_command)
+    cli.command(_name, context_settings=_PASS_THROUGH if _name == "run" else None)(_command)
 cli.add_typer(verify_cli, name="verify")
 cli.add_typer(writing.feedback_cli, name="feedback")
 
