@@ -14,7 +14,7 @@ import sys
 
 import typer
 
-from app.cli import database, knowledge, serving, tokens, writing
+from app.cli import agents, database, knowledge, serving, tokens, writing
 from app.cli.common import EXIT_ERROR, EXIT_OK
 from app.errors import ErrkbError
 from app.verify.cli import verify_cli
@@ -38,6 +38,7 @@ COMMANDS = (
     ("serve", serving.serve),
     ("report", serving.report),
     ("run", serving.run),
+    ("mcp", agents.mcp),
     ("version", serving.version),
     ("new", writing.new_article),
     ("dryrun", writing.dryrun),

@@ -73,9 +73,7 @@ def serve(
 
 def report(
     file: Annotated[str, typer.Argument(help="The job's log file, or - for standard input.")],
-    url: Annotated[str, typer.Option(envvar="ERRKB_URL", help="errkb's base URL.")] = (
-        DEFAULT_URL
-    ),
+    url: Annotated[str, typer.Option(envvar="ERRKB_URL", help="errkb's base URL.")] = (DEFAULT_URL),
     tail_bytes: Annotated[int, typer.Option(min=1024, help="Bytes from the end to send.")] = (
         DEFAULT_TAIL_BYTES
     ),
@@ -91,9 +89,7 @@ def report(
 
 def run(
     ctx: typer.Context,
-    url: Annotated[str, typer.Option(envvar="ERRKB_URL", help="errkb's base URL.")] = (
-        DEFAULT_URL
-    ),
+    url: Annotated[str, typer.Option(envvar="ERRKB_URL", help="errkb's base URL.")] = (DEFAULT_URL),
     tail_bytes: Annotated[int, typer.Option(min=1024, help="Bytes from the end to send.")] = (
         DEFAULT_TAIL_BYTES
     ),
