@@ -56,11 +56,16 @@ def summary_markdown(reply: Reply, match: ReplyMatch) -> str:
 
 def text_answer(reply: Reply) -> str:
     """A few lines for a terminal or a job log (see the module docstring)."""
+    hints = [f"errkb: {hint}" for hint in reply.hints]
+    return printable("\n".join([*hints, _answer_lines(reply)])) + "\n"
+
+
+def _answer_lines(reply: Reply) -> str:
     top = reply.top
     if top is None:
         lines = [f"errkb: {reply.word('none')} ({reply.unknown}).",
                  f"{reply.word('unmatched')}: {reply.unmatched_url}"]  # fmt: skip
-        return printable("\n".join(lines)) + "\n"
+        return "\n".join(lines)
     lines = [f"errkb: {top.title} [{top.article_id}] — {confidence_words(reply, top)}"]
     lines.append(f"{reply.word('cause')}: {top.summary}")
     if top.infrastructure:
@@ -76,7 +81,7 @@ def text_answer(reply: Reply) -> str:
     lines.append(f"{reply.word('see')}: {top.url}")
     if reply.result_url:
         lines.append(f"{reply.word('result')}: {reply.result_url}")
-    return printable("\n".join(lines)) + "\n"
+    return "\n".join(lines)
 
 
 def match_json(
@@ -94,6 +99,7 @@ def match_json(
     payload["lang"] = reply.lang
     payload["kb_revision"] = kb_revision
     payload["answer_text"] = text_answer(reply)
+    payload["hints"] = list(reply.hints)
     return payload
 
 

@@ -84,6 +84,7 @@ class Reply:
     evidence: str | None
     unknown: str | None
     unmatched_url: str
+    hints: tuple[str, ...] = ()  # about how the log was sent (e.g. curl -d stripped its lines)
 
     @property
     def top(self) -> ReplyMatch | None:
@@ -105,7 +106,13 @@ def result_url(base_url: str, event_id: int | None, key: str | None) -> str | No
 
 
 def build_reply(
-    result: MatchResult, live: LiveKb, *, lang: str, base_url: str, result_link: str | None
+    result: MatchResult,
+    live: LiveKb,
+    *,
+    lang: str,
+    base_url: str,
+    result_link: str | None,
+    hints: tuple[str, ...] = (),
 ) -> Reply:
     """The one answer object (see the module docstring); matches sorted by score."""
     ordered = sorted(result.matches, key=lambda m: -m.score)
@@ -120,6 +127,7 @@ def build_reply(
         evidence=evidence,
         unknown=None if matches else _unknown(result, lang),
         unmatched_url=f"{base_url.rstrip('/')}/unmatched",
+        hints=hints,
     )
 
 

@@ -10,6 +10,7 @@ over its platform's documented limit.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import pytest
 from app.api import chat
 from app.api.answers import Rendered, respond
 from app.api.reply import Reply, build_reply
+from app.api.schemas import MatchResponse
 from app.http.clients import FORMATS
 from app.matching.pipeline import MatchOptions, match_text
 from app.service.kb import LiveKb
@@ -130,3 +132,15 @@ def test_pasted_text_cannot_inject_markup(repository_kb: LiveKb) -> None:
     ):
         assert "<!channel>" not in message
         assert "[x](http://evil)" not in message
+
+
+def test_the_docs_show_an_example_of_every_format_and_no_internal_notes(client: Any) -> None:
+    spec = client.get("/openapi.json").json()
+    ok = spec["paths"]["/api/v1/match"]["post"]["responses"]["200"]["content"]
+    assert set(ok["application/json"]["examples"]) == set(FORMATS) - {"text"}
+    assert ok["text/plain"]["example"].startswith("errkb: CUDA out of memory [cuda-oom]")
+    example = ok["application/json"]["examples"]["json"]["value"]
+    assert MatchResponse.model_validate(example).matches[0].article_id == "cuda-oom"
+    text = re.sub(r"```.*?```", "", json.dumps(spec), flags=re.S)  # code fences are fine
+    assert "``" not in text  # reStructuredText marks belong in docstrings, not in /docs
+    assert not re.search(r"\(issue \d+|issue \d+\)", text)
