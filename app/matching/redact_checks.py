@@ -109,6 +109,17 @@ def cookie_value(secret: str, key: str) -> bool:
     return "=" in secret and not_placeholder(secret, key)
 
 
+_STRONG_WORDS = ("password", "passwd", "pass", "pwd", "secret", "token", "passphrase")
+
+
+def strong_key_or_secretish(secret: str, key: str) -> bool:
+    """``--password swordfish`` is a secret; ``--sort-key length`` is a word after a weak key."""
+    words = key_words(key)
+    if words and words[-1].endswith(_STRONG_WORDS):
+        return True
+    return has_letter_and_digit(secret, key) or len(secret) >= 16 and secretish(secret, key)
+
+
 def not_expression(secret: str, key: str) -> bool:
     """``SECRET_KEY = os.environ.get("X")`` is code in a traceback, not a value."""
     return _expression().search(secret) is None
@@ -313,7 +324,7 @@ def _token_runs() -> Any:
 
 @cache
 def _words_in() -> Any:
-    return _compiled(r"[A-Z]?[a-z]{3,}|[A-Z]{4,}", case_sensitive=True)
+    return _compiled(r"[A-Z]?[a-z]{4,}|[A-Z]{5,}", case_sensitive=True)
 
 
 def _wordy(run: str) -> bool:
@@ -334,7 +345,7 @@ def random_token(secret: str, key: str = "") -> bool:
     if (secret.count("-") + secret.count("_")) * 8 > len(secret):  # Qwen2-7B-Instruct-v0
         return False
     wordy = sum(len(m.group(0)) for m in _words_in().finditer(secret) if _wordy(m.group(0)))
-    return wordy * 3 < len(secret) * 2 and entropy(secret) >= 0.8 * math.log2(min(len(secret), 64))
+    return wordy * 2 < len(secret) and entropy(secret) >= 0.8 * math.log2(min(len(secret), 64))
 
 
 def url_tokens(secret: str) -> list[tuple[int, int]]:

@@ -53,6 +53,7 @@ from app.matching.redact_checks import (
     not_service_address,
     random_token,
     secretish,
+    strong_key_or_secretish,
     url_tokens,
     userinfo_secret,
 )
@@ -78,7 +79,19 @@ _KEY_GLUE = (  # quotes escaped up to twice (a JSON string in a JSON log line); 
     r"""(?:\\{0,3}["'`])?(?:[ \t]*(?::|=>?|：|\\uff1a)[ \t]*(?:\\{0,3}["'`])?"""
     r"""|[ \t]+(?:\\?["'`])?)"""
 )
-_ZH_WORDS = ("密码", "密钥", "秘钥", "令牌", "口令", "凭证", "凭据", "授权码", "私钥", "访问码", "安全码")
+_ZH_WORDS = (
+    "密码",
+    "密钥",
+    "秘钥",
+    "令牌",
+    "口令",
+    "凭证",
+    "凭据",
+    "授权码",
+    "私钥",
+    "访问码",
+    "安全码",
+)
 
 
 def _json_escaped(word: str) -> str:
@@ -236,7 +249,14 @@ CONTEXT: tuple[RedactRule, ...] = (
         r"session)[\w-]{0,10})(?:=|[ \t]+))([^\s'\"-][^\s'\"]*)",
         group=3,
         key_group=2,
-        validators=(min_len_4, names_a_secret, key_not_ml, not_placeholder, not_metavar),
+        validators=(
+            min_len_4,
+            names_a_secret,
+            key_not_ml,
+            not_placeholder,
+            not_metavar,
+            strong_key_or_secretish,
+        ),
     ),
     RedactRule(  # HF_TOKEN=, export DB_PASS=, MASTER_KEY:, REDIS_PASS=
         "env-assignment",
