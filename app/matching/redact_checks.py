@@ -117,7 +117,7 @@ def strong_key_or_secretish(secret: str, key: str) -> bool:
     words = key_words(key)
     if words and words[-1].endswith(_STRONG_WORDS):
         return True
-    return has_letter_and_digit(secret, key) or len(secret) >= 16 and secretish(secret, key)
+    return has_letter_and_digit(secret, key) or (len(secret) >= 16 and secretish(secret, key))
 
 
 def not_expression(secret: str, key: str) -> bool:
