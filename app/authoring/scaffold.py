@@ -6,8 +6,9 @@ signature come from the cluster's own redacted samples, and the samples
 become the draft's must-match examples: the draft proves on day one that it
 recognises what users hit. The samples were redacted when they were stored,
 by the rules of that day; they are redacted again here with today's, so a
-secret an older rule set missed never reaches ``kb/`` (git). The draft is ``status: draft`` (not served) and
-``errkb lint`` refuses to call it active while a ``TODO(errkb)`` is left.
+secret an older rule set missed never reaches ``kb/`` (git). The draft is
+``status: draft`` (not served) and ``errkb lint`` refuses to call it active
+while a ``TODO(errkb)`` is left.
 
 Pure: returns {relative path: text}; the CLI writes the files.
 """
