@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import copy
-import time
 import shutil
+import time
 from pathlib import Path
 
 import pytest
