@@ -57,7 +57,8 @@ def test_c19_windows_stay_within_the_budget_when_markers_fill_a_huge_line() -> N
     data = (bars(100_000) + b"Error: retrying\r") * 400 + b"\n" + TRACEBACK
     spans = windows(data)
     assert sum(end - start for start, end in spans) <= MAX_EXCERPT_BYTES
-    assert spans[0][0] == 0 and spans[-1][1] == len(data)
+    assert spans[0][0] == 0
+    assert spans[-1][1] == len(data)
     lines, _, _ = excerpt_lines(data)
     assert any("illegal memory access" in line for line in lines)
 
