@@ -122,7 +122,7 @@ def strong_key_or_secretish(secret: str, key: str) -> bool:
 
 def not_expression(secret: str, key: str) -> bool:
     """``SECRET_KEY = os.environ.get("X")`` is code in a traceback, not a value."""
-    return _expression().search(secret) is None
+    return not _expression(secret)
 
 
 def ascii_value(secret: str, key: str) -> bool:
@@ -147,14 +147,17 @@ def long_or_mixed(secret: str, key: str) -> bool:
 
 def bearer_value(secret: str, key: str) -> bool:
     """``Bearer authentication`` is prose; a token has a digit or is long."""
-    if _next_field().search(secret):  # ``Bearer expires_in=3599``: the next field
+    if _next_field(secret):  # ``Bearer expires_in=3599``: the next field
         return False
     return not_placeholder(secret, key) and (any(c.isdigit() for c in secret) or len(secret) >= 32)
 
 
-@cache
-def _next_field() -> Any:
-    return _compiled(r"^[a-z][a-z_]*=[^=]", case_sensitive=True)
+def _next_field(secret: str) -> bool:
+    """``expires_in=3599``: a lower-case name, ``=``, a value."""
+    name, equals, rest = secret.partition("=")
+    return bool(
+        equals and name[:1].islower() and name.replace("_", "").isalpha() and name.isascii()
+    ) and rest[:1] not in ("", "=")
 
 
 def userinfo_secret(secret: str, key: str) -> bool:
@@ -277,15 +280,32 @@ def key_not_ml(secret: str, key: str) -> bool:
     return _ml_config_key().search(name) is None
 
 
-@cache
-def _expression() -> Any:
+def _expression(secret: str) -> bool:
     """A dotted name, a call or a subscript: code, not a value (target A3)."""
-    return _compiled(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$|[(\[]")
+    return "(" in secret or "[" in secret or _dotted_name(secret)
 
 
-@cache
-def _word() -> Any:
-    return _compiled(r"^[A-Za-z_]+$|^[a-z0-9_]+(?:\.[a-z0-9_]+)+$")
+def _dotted_name(secret: str) -> bool:
+    """``settings.OPENAI_API_KEY``, ``self._get_token``: identifiers joined by dots, no digit."""
+    parts = secret.split(".")
+    return (
+        len(parts) > 1
+        and not any(c.isdigit() for c in secret)
+        and all(p.isidentifier() and p.isascii() for p in parts)
+    )
+
+
+def _word(secret: str) -> bool:
+    """``input_ids``, ``length``, ``model.layers.0.weight``, ``fc1.bias``: a name, not a value."""
+    if secret.isascii() and secret.replace("_", "").isalpha():
+        return True
+    parts = secret.split(".")
+    return (
+        len(parts) > 1
+        and secret.isascii()
+        and secret == secret.lower()
+        and all(p.isdigit() or p.rstrip("0123456789").replace("_", "").isalpha() for p in parts)
+    )
 
 
 def literal_value(secret: str, key: str) -> bool:
@@ -301,9 +321,9 @@ def literal_value(secret: str, key: str) -> bool:
     tail = key.rstrip("\"'` \t\\")
     if tail and tail[-1] not in ":=>：":
         return len(secret) >= 16 and has_letter_and_digit(secret, key) and not _dotted(secret)
-    if not quoted and _expression().search(secret):
+    if not quoted and _expression(secret):
         return False
-    if secret.lower() in _SCHEMES or _word().search(secret):  # a word, ``model.layers.0``
+    if secret.lower() in _SCHEMES or _word(secret):  # a word, ``model.layers.0``
         return False
     return len(secret) >= (6 if quoted else 8) and secretish(secret, key)
 
@@ -317,14 +337,53 @@ def _dotted(secret: str) -> bool:
 # -- random-looking tokens (the entropy rule) ------------------------------------------
 
 
-@cache
-def _token_runs() -> Any:
-    return _compiled(r"[A-Za-z0-9_-]{20,512}")
+_DELIMITERS = str.maketrans(dict.fromkeys("/?&=;:.,@#+%!$'()*~[]{}<>|^`\"\\", " "))
 
 
-@cache
-def _words_in() -> Any:
-    return _compiled(r"[A-Z]?[a-z]{4,}|[A-Z]{5,}", case_sensitive=True)
+def _runs(secret: str) -> list[tuple[int, int]]:
+    """Spans of 20+ characters of ``[A-Za-z0-9_-]`` between URL delimiters."""
+    spans, offset = [], 0
+    for piece in secret.translate(_DELIMITERS).split(" "):
+        size = len(piece)
+        if (
+            20 <= size <= 512
+            and piece.isascii()
+            and piece.replace("-", "").replace("_", "").isalnum()
+        ):
+            spans.append((offset, offset + size))
+        offset += size + 1
+    return spans
+
+
+def _words(token: str) -> list[str]:
+    """Camel-case words of four lower-case letters or five capitals (``Sequence``, ``HTTPS``)."""
+    words, run = [], ""
+    for char in token + " ":
+        if char.isascii() and char.isalpha():
+            run += char
+            continue
+        words += _camel_words(run)
+        run = ""
+    return words
+
+
+def _camel_words(run: str) -> list[str]:
+    found, index, size = [], 0, len(run)
+    while index < size:
+        end = index
+        while end < size and run[end].isupper():
+            end += 1
+        lower = end
+        while lower < size and run[lower].islower():
+            lower += 1
+        capitals = end - index - (1 if lower > end else 0)
+        if capitals >= 5:
+            found.append(run[index : index + capitals])
+        head = index + capitals
+        if lower - end >= 4:
+            found.append(run[head:lower])
+        index = max(lower, index + 1)
+    return found
 
 
 def _wordy(run: str) -> bool:
@@ -344,10 +403,10 @@ def random_token(secret: str, key: str = "") -> bool:
         return False
     if (secret.count("-") + secret.count("_")) * 8 > len(secret):  # Qwen2-7B-Instruct-v0
         return False
-    wordy = sum(len(m.group(0)) for m in _words_in().finditer(secret) if _wordy(m.group(0)))
+    wordy = sum(len(word) for word in _words(secret) if _wordy(word))
     return wordy * 2 < len(secret) and entropy(secret) >= 0.8 * math.log2(min(len(secret), 64))
 
 
 def url_tokens(secret: str) -> list[tuple[int, int]]:
     """Spans of random-looking tokens in a URL's path and query (the entropy rule)."""
-    return [m.span() for m in _token_runs().finditer(secret) if random_token(m.group(0))]
+    return [(a, b) for a, b in _runs(secret) if random_token(secret[a:b])]

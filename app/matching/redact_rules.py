@@ -59,9 +59,11 @@ from app.matching.redact_checks import (
 )
 from app.matching.redact_providers import PROVIDERS
 
-GENERIC = (names_a_secret, key_not_ml, not_placeholder, not_path, not_numeric, literal_value)
-ENV = (min_len_6, not_numeric, names_a_secret, key_not_ml, not_placeholder, not_path,
-       not_expression)  # fmt: skip
+# Cheap checks first: a flood of ``key=v`` pairs must cost microseconds each (A10).
+GENERIC = (min_len_6, not_numeric, literal_value, names_a_secret, not_placeholder, not_path,
+           key_not_ml)  # fmt: skip
+ENV = (min_len_6, not_numeric, names_a_secret, not_placeholder, not_path, not_expression,
+       key_not_ml)  # fmt: skip
 
 # -- building blocks -------------------------------------------------------------
 
