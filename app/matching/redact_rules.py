@@ -73,13 +73,12 @@ _PEM_LINE = r"[A-Za-z0-9+/]{16,100}={0,2}|[A-Za-z0-9+/]{0,15}[0-9+/=][A-Za-z0-9+
 # Words that make a key name secret-bearing (the key-name rule); the validator
 # ``names_a_secret`` then asks that the name *ends* in one (``key_states`` does not).
 _KEY_WORDS = (
-    r"(?:token|secret|pass|pw|pwd|key|credential|creds|auth|cookie|session|sessid|sid|"
-    r"signature)"
+    r"(?:token|secret|pass|pw|pwd|key|credential|creds|auth|cookie|session|sessid|[._-]sid|"
+    r"signature)"  # "sid" only after a separator: busId, consider, inside are not keys
 )
 _KEY_NAME = r"(?:export[ \t]+)?[A-Za-z0-9_.-]{0,40}" + _KEY_WORDS + r"[A-Za-z0-9_]{0,12}"
 _KEY_GLUE = (  # quotes escaped up to twice (a JSON string in a JSON log line); \uff1a is "："
-    r"""(?:\\{0,3}["'`])?(?:[ \t]*(?::|=>?|：|\\uff1a)[ \t]*(?:\\{0,3}["'`])?"""
-    r"""|[ \t]+(?:\\?["'`])?)"""
+    r"""(?:\\{0,3}["'`])?[ \t]*(?::|=>?|：|\\uff1a)[ \t]*(?:\\{0,3}["'`])?"""
 )
 _ZH_WORDS = (
     "密码",
@@ -277,6 +276,14 @@ CONTEXT: tuple[RedactRule, ...] = (
         key_group=1,
         validators=GENERIC,
         source="gitleaks generic-api-key, detect-secrets KeywordDetector",
+    ),
+    RedactRule(  # "using token x9Kq...", "api key 7f3a...": a key, spaces, a long mixed token
+        "spaced-secret",
+        r"(?i)(?:^|[\s\"'(,])([a-z0-9_.-]{0,20}(?:token|secret|passw(?:or)?d|api[_ -]?key|key)"
+        r"[ \t]+)([A-Za-z0-9_+/=-]{16,256})",
+        group=2,
+        key_group=1,
+        validators=(literal_value, names_a_secret, not_placeholder),
     ),
     RedactRule(  # 密码：..., 密钥: ..., 令牌=..., 口令 ...
         "zh-label-secret",

@@ -337,7 +337,7 @@ KEY_NAME_FORMATS: tuple[Format, ...] = (
     ("repr-cookie", "generic-kv", "Session(cookies={{'sessionid': '{v}'}})", g("", 32)),
     ("arrow", "generic-kv", "'password' => '{v}'", password),
     ("fullwidth", "generic-kv", "password：{v}", password),
-    ("spaced-token", "generic-kv", "using token {v} for upload", g("", 32)),
+    ("spaced-token", "spaced-secret", "using token {v} for upload", g("", 32)),
     ("lower-token", "generic-kv", "token: {v}", g("", 20)),
     ("yaml-credentials", "generic-kv", "  credentials: {v}", g("", 40, B64)),
     ("k8s-secret-data", "generic-kv", "  db-password: {v}", g("", 24, B64, "==")),
