@@ -263,7 +263,7 @@ CONTEXT: tuple[RedactRule, ...] = (
         "env-assignment",
         r"\b((?:export[ \t]+)?([A-Z0-9_]{0,60}(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|PASS|"
         r"PWD|KEY|CREDENTIALS?|AUTH|COOKIE|SESSION|SESSID|SIGNATURE|_SK)[A-Z0-9_]{0,20})"
-        r"[ \t]*[:=][ \t]*)[\"']?([^\s\"']{4,})",
+        r"[ \t]*[:=][ \t]*)[\"']?([^\s\"']{6,})",
         group=3,
         key_group=2,
         validators=ENV,
@@ -271,7 +271,7 @@ CONTEXT: tuple[RedactRule, ...] = (
     RedactRule(  # the key-name rule: any key that names a secret, any syntax, literal values
         "generic-kv",
         r"(?m)(?:^|[\s\"'`{(\[,;&?|*>])((?i)" + _KEY_NAME + _KEY_GLUE + r")"
-        r"([^\s\"'`,;)}\]\\]{1,256})",
+        r"([^\s\"'`,;)}\]\\]{6,256})",  # shorter values are never secrets here (min_len_6)
         group=2,
         key_group=1,
         validators=GENERIC,
