@@ -9,14 +9,14 @@ field becomes one more line here and one more line in the A3 corpus.
 
 from __future__ import annotations
 
-import math
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 import re2
+
+from app.matching.redact_entropy import entropy, random_token
 
 Validator = Callable[[str, str], bool]  # (secret, key) -> keep this match as a secret?
 Pieces = Callable[[str], list[tuple[int, int]]]  # secret -> spans inside it to replace
@@ -166,13 +166,6 @@ def userinfo_secret(secret: str, key: str) -> bool:
     if colon:
         return bool(password) and not_placeholder(password, key)
     return len(user) >= 16 and has_letter_and_digit(user, key)
-
-
-def entropy(value: str) -> float:
-    """Shannon entropy in bits per character."""
-    counts = Counter(value).values()
-    total = len(value)
-    return -sum(n / total * math.log2(n / total) for n in counts) if total else 0.0
 
 
 def ipv4_not_version(secret: str, key: str) -> bool:
@@ -332,81 +325,3 @@ def _dotted(secret: str) -> bool:
     return "." in secret and all(
         part.isidentifier() or part.isdigit() for part in secret.split(".")
     )
-
-
-# -- random-looking tokens (the entropy rule) ------------------------------------------
-
-
-_DELIMITERS = str.maketrans(dict.fromkeys("/?&=;:.,@#+%!$'()*~[]{}<>|^`\"\\", " "))
-
-
-def _runs(secret: str) -> list[tuple[int, int]]:
-    """Spans of 20+ characters of ``[A-Za-z0-9_-]`` between URL delimiters."""
-    spans, offset = [], 0
-    for piece in secret.translate(_DELIMITERS).split(" "):
-        size = len(piece)
-        if (
-            20 <= size <= 512
-            and piece.isascii()
-            and piece.replace("-", "").replace("_", "").isalnum()
-        ):
-            spans.append((offset, offset + size))
-        offset += size + 1
-    return spans
-
-
-def _words(token: str) -> list[str]:
-    """Camel-case words of four lower-case letters or five capitals (``Sequence``, ``HTTPS``)."""
-    words, run = [], ""
-    for char in token + " ":
-        if char.isascii() and char.isalpha():
-            run += char
-            continue
-        words += _camel_words(run)
-        run = ""
-    return words
-
-
-def _camel_words(run: str) -> list[str]:
-    found, index, size = [], 0, len(run)
-    while index < size:
-        end = index
-        while end < size and run[end].isupper():
-            end += 1
-        lower = end
-        while lower < size and run[lower].islower():
-            lower += 1
-        capitals = end - index - (1 if lower > end else 0)
-        if capitals >= 5:
-            found.append(run[index : index + capitals])
-        head = index + capitals
-        if lower - end >= 4:
-            found.append(run[head:lower])
-        index = max(lower, index + 1)
-    return found
-
-
-def _wordy(run: str) -> bool:
-    """A letter run that is a quarter vowels reads as a word (``Sequence``); ``Xxgzt`` does not."""
-    return sum(c in "aeiouAEIOU" for c in run) * 4 >= len(run)
-
-
-def random_token(secret: str, key: str = "") -> bool:
-    """Upper, lower and digits, high entropy, few dictionary-like runs: a random token.
-
-    Model names (``Wav2Vec2ForCTC``, ``models--meta-llama--Llama-2-7b-hf``), commit
-    hashes (hex, no upper case) and UUIDs fail it; base62/base64url keys pass.
-    """
-    if len(secret) < 20 or not has_letter_and_digit(secret, key):
-        return False
-    if not any(c.isupper() for c in secret) or not any(c.islower() for c in secret):
-        return False
-    if (secret.count("-") + secret.count("_")) * 8 > len(secret):  # Qwen2-7B-Instruct-v0
-        return False
-    wordy = sum(len(word) for word in _words(secret) if _wordy(word))
-    return wordy * 2 < len(secret) and entropy(secret) >= 0.8 * math.log2(min(len(secret), 64))
-
-
-def url_tokens(secret: str) -> list[tuple[int, int]]:
-    """Spans of random-looking tokens in a URL's path and query (the entropy rule)."""
-    return [(a, b) for a, b in _runs(secret) if random_token(secret[a:b])]

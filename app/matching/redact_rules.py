@@ -51,12 +51,11 @@ from app.matching.redact_checks import (
     not_placeholder,
     not_port_path,
     not_service_address,
-    random_token,
     secretish,
     strong_key_or_secretish,
-    url_tokens,
     userinfo_secret,
 )
+from app.matching.redact_entropy import random_token, url_tokens
 from app.matching.redact_providers import PROVIDERS
 
 # Cheap checks first: a flood of ``key=v`` pairs must cost microseconds each (A10).
