@@ -161,9 +161,9 @@ PROVIDERS: tuple[RedactRule, ...] = (
     _row("typeform-token", r"tfp_[A-Za-z0-9_.=-]{59}", "gitleaks typeform-api-token"),
     # Messaging, mail and payments.
     _row("telegram-bot-token", r"[0-9]{5,16}:A[A-Za-z0-9_-]{34}", "gitleaks, detect-secrets"),
-    RedactRule(  # after "bot" in api.telegram.org/bot<id>:<token>/ there is no word boundary
+    RedactRule(  # api.telegram.org/bot<id>:<token>/ (no word boundary after "bot"), or host-less
         "telegram-bot-url",
-        r"(?i)(api\.telegram\.org/(?:file/)?bot)([0-9]{5,16}:[A-Za-z0-9_-]{30,40})",
+        r"(?i)((?:api\.telegram\.org)?/(?:file/)?bot)([0-9]{5,16}:[A-Za-z0-9_-]{30,40})",
         group=2,
     ),
     _row(

@@ -159,6 +159,11 @@ HEAD: tuple[RedactRule, ...] = (
         group=2,
         source="gitleaks slack-webhook-url",
     ),
+    RedactRule(  # host-less, as urllib3 prints it: "with url: /services/T.../B.../..."
+        "slack-webhook-path",
+        r"(/services/)(T[A-Z0-9]{8,10}/B[A-Z0-9]{8,10}/[A-Za-z0-9]{24})",
+        group=2,
+    ),
     RedactRule(  # also host-less, as urllib3 prints it: "with url: /open-apis/bot/v2/hook/..."
         "feishu-lark-webhook",
         r"(?i)((?:open\.(?:feishu\.cn|larksuite\.com))?/open-apis/bot/v2/hook/)([A-Za-z0-9-]{8,})",
@@ -172,7 +177,7 @@ HEAD: tuple[RedactRule, ...] = (
     ),
     RedactRule(
         "discord-webhook",
-        r"(?i)(discord(?:app)?\.com/api/webhooks/)([0-9]+/[A-Za-z0-9_-]+)",
+        r"(?i)((?:discord(?:app)?\.com)?/api/webhooks/)([0-9]{5,}/[A-Za-z0-9_-]{20,})",
         group=2,
         source="detect-secrets Discord",
     ),

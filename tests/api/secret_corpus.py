@@ -1,7 +1,7 @@
 """A corpus of fake secrets for the end-to-end redaction test (target A5).
 
 31 formats (tokens, keys, webhook URLs, passwords in URLs, flags and
-key=value pairs) plus the 203 of issue 24 (``tests/matching/secret_formats.py``),
+key=value pairs) plus the 206 of issue 24 (``tests/matching/secret_formats.py``),
 each in the context a training log prints it in, built from the seeded
 generator of ``tests/matching/secrets.py`` so no token-shaped literal sits in
 the repository. ``corpus(n)`` gives ``n`` seeds of every format.

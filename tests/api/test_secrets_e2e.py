@@ -1,4 +1,4 @@
-"""Target A5: 1,170 fake secrets of 234 formats posted every way leave no trace anywhere.
+"""Target A5: 1,185 fake secrets of 237 formats posted every way leave no trace anywhere.
 
 Each secret sits on the error line of its own traceback (so it is part of the
 root-cause event: the excerpt, the fingerprint's source, the unmatched

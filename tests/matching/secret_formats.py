@@ -82,7 +82,7 @@ PROVIDER_FORMATS: tuple[Format, ...] = (
     ("zhipu-bare", "zhipu-key", "{v}", cat(g("", 32, HEX), g(".", 16))),
     ("qianfan", "baidu-qianfan-key", "{v}", cat(g("bce-v3/ALTAK-", 21), g("/", 40, HEX))),
     ("prefect", "prefect-key", "{v}", g("pnu_", 36)),
-    ("wandb-v1", "wandb-v1-key", "{v}", cat(g("wandb_v1_", 27), g("_", 49))),
+    ("wandb-v1-bare", "wandb-v1-key", "{v}", cat(g("wandb_v1_", 27), g("_", 49))),
     ("aliyun", "aliyun-access-key-id", "ALIBABA_CLOUD_ACCESS_KEY_ID={v}", g("LTAI", 20)),
     ("aliyun-bare", "aliyun-access-key-id", "AccessKeyId {v} is disabled", g("LTAI", 20)),
     ("aliyun-oss", "aliyun-access-key-id", "oss2.Auth('{v}', secret)", g("LTAI", 16)),
@@ -155,6 +155,13 @@ PROVIDER_FORMATS: tuple[Format, ...] = (
         cat(g("", 9, D), g(":AA", 33, URLSAFE)),
     ),
     (
+        "telegram-hostless",
+        "telegram-bot-url",
+        "HTTPSConnectionPool(host='api.telegram.org', port=443): Max retries exceeded with url: "
+        "/bot{v}/sendMessage (Caused by ProxyError('Unable to connect to proxy'))",
+        cat(g("", 10, D), g(":AA", 33, URLSAFE)),
+    ),
+    (
         "discord-bot",
         "discord-bot-token",
         "DISCORD_TOKEN={v}",
@@ -188,6 +195,20 @@ URL_FORMATS: tuple[Format, ...] = (
         "feishu-lark-webhook",
         "POST https://open.larksuite.com/open-apis/bot/v2/hook/{v}",
         uuid,
+    ),
+    (
+        "slack-hostless",
+        "slack-webhook-path",
+        "HTTPSConnectionPool(host='hooks.slack.com', port=443): Max retries exceeded with url: "
+        "/services/{v} (Caused by ConnectTimeoutError())",
+        cat(g("T", 9, UP + D), g("/B", 10, UP + D), g("/", 24)),
+    ),
+    (
+        "discord-hostless",
+        "discord-webhook",
+        "HTTPSConnectionPool(host='discord.com', port=443): Max retries exceeded with url: "
+        "/api/webhooks/{v} (Caused by SSLError())",
+        cat(g("1", 17, D), g("/", 68, URLSAFE)),
     ),
     ("bark", "bark-key", "requests.get('https://api.day.app/{v}/train%20done')", g("", 22)),
     (
