@@ -67,7 +67,9 @@ def min_len_4(secret: str, key: str) -> bool:
 
 
 def not_numeric(secret: str, key: str) -> bool:
-    """``MAX_TOKENS=100000000`` is a number, not a secret."""
+    """``MAX_TOKENS=100000000`` and ``sessionid: 0x14f05578bd80006`` are numbers."""
+    if secret[:2].lower() == "0x" and all(c in "0123456789abcdefABCDEF" for c in secret[2:]):
+        return False
     return not secret.replace(".", "").replace("_", "").replace("-", "").isdigit()
 
 
@@ -123,6 +125,22 @@ def strong_key_or_secretish(secret: str, key: str) -> bool:
 def not_expression(secret: str, key: str) -> bool:
     """``SECRET_KEY = os.environ.get("X")`` is code in a traceback, not a value."""
     return not _expression(secret)
+
+
+def colon_wants_a_token(secret: str, key: str) -> bool:
+    """``PASS: benchmark (...)`` is a test status: after a colon, a word is not a value."""
+    if not key.rstrip(" \t\"'").endswith(":"):
+        return True
+    return not _word(secret) and secretish(secret, key)
+
+
+_ID_WORDS = frozenset(("id", "2", "request", "trace", "span", "correlation", "debug", "cf", "mid"))
+
+
+def header_not_an_id(secret: str, key: str) -> bool:
+    """``x-amz-id-2``, ``x-request-id``, ``x-b3-traceid``: ids that support desks ask for."""
+    words = key_words(key.replace("-", "_"))
+    return not any(w in _ID_WORDS or w.endswith("id") for w in words[1:])
 
 
 def ascii_value(secret: str, key: str) -> bool:
@@ -274,8 +292,16 @@ def key_not_ml(secret: str, key: str) -> bool:
 
 
 def _expression(secret: str) -> bool:
-    """A dotted name, a call or a subscript: code, not a value (target A3)."""
-    return "(" in secret or "[" in secret or _dotted_name(secret)
+    """A dotted name, a call, a subscript or an object repr: code, not a value (target A3).
+
+    ``Token{a64f992``, ``android.os.BinderProxy@2bd79ce`` (Java's ``Class@hash``).
+    """
+    return any(c in secret for c in "([{|") or _dotted_name(secret) or _object_repr(secret)
+
+
+def _object_repr(secret: str) -> bool:
+    name, at, address = secret.rpartition("@")
+    return bool(at) and _dotted_name(name) and all(c in "0123456789abcdef" for c in address)
 
 
 def _dotted_name(secret: str) -> bool:
@@ -317,6 +343,8 @@ def literal_value(secret: str, key: str) -> bool:
     if not quoted and _expression(secret):
         return False
     if secret.lower() in _SCHEMES or _word(secret):  # a word, ``model.layers.0``
+        return False
+    if "://" in secret[:16]:  # a URL; credentials inside it are the URL rules' business
         return False
     return len(secret) >= (6 if quoted else 8) and secretish(secret, key)
 

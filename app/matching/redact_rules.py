@@ -35,7 +35,9 @@ from app.matching.redact_checks import (
     RedactRule,
     ascii_value,
     bearer_value,
+    colon_wants_a_token,
     cookie_value,
+    header_not_an_id,
     hostish,
     ipv4_not_version,
     key_not_ml,
@@ -61,8 +63,8 @@ from app.matching.redact_providers import PROVIDERS
 # Cheap checks first: a flood of ``key=v`` pairs must cost microseconds each (A10).
 GENERIC = (min_len_6, not_numeric, literal_value, names_a_secret, not_placeholder, not_path,
            key_not_ml)  # fmt: skip
-ENV = (min_len_6, not_numeric, names_a_secret, not_placeholder, not_path, not_expression,
-       key_not_ml)  # fmt: skip
+ENV = (min_len_6, not_numeric, names_a_secret, colon_wants_a_token, not_placeholder, not_path,
+       not_expression, key_not_ml)  # fmt: skip
 
 # -- building blocks -------------------------------------------------------------
 
@@ -243,7 +245,8 @@ CONTEXT: tuple[RedactRule, ...] = (
         "cli-password",
         r"(?:\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\r\n]{0,200}?[ \t]-p"
         r"|\bsshpass[ \t]+-p[ \t]*|\bredis-cli\b[^\r\n]{0,200}?[ \t]-a[ \t]+"
-        r"|(?:^|[ \t])(?:-u|--user)(?:[ \t]+|=)[\"']?[^\s:'\"]{1,64}:)[\"']?([^\s'\"]+)",
+        r"|(?:^|[ \t])(?:-u|--user)(?:[ \t]+|=)[\"']?[A-Za-z0-9._@$-]{1,64}:)[\"']?"
+        r"([^\s'\"/][^\s'\"]*)",  # not pip's "--user git+https://..."
         group=1,
         validators=(min_len_4, not_numeric, not_placeholder),
         source="gitleaks curl-auth-user",
@@ -269,7 +272,7 @@ CONTEXT: tuple[RedactRule, ...] = (
         r"PWD|KEY|CREDENTIALS?|AUTH|COOKIE|SESSION|SESSID|SIGNATURE|_SK)[A-Z0-9_]{0,20})"
         r"[ \t]*[:=][ \t]*)[\"']?([^\s\"']{6,})",
         group=3,
-        key_group=2,
+        key_group=1,
         validators=ENV,
     ),
     RedactRule(  # the key-name rule: any key that names a secret, any syntax, literal values
@@ -308,7 +311,8 @@ CONTEXT: tuple[RedactRule, ...] = (
         r"(?i)((?:^|[\s'\"{,])x-[a-z0-9-]{1,60}\\?[\"']?[ \t]*[:=][ \t]*\\?[\"']?)"
         r"([A-Za-z0-9_+/=.~-]{20,512})",
         group=2,
-        validators=(random_token,),
+        key_group=1,
+        validators=(header_not_an_id, random_token),
     ),
 )
 
