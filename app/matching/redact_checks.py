@@ -95,9 +95,9 @@ def not_path(secret: str, key: str) -> bool:
     Base64 may start with ``/`` too: a ``+``, ``=`` padding or a random-looking
     segment says key material, not a file.
     """
-    if "+" in secret or secret.endswith("=") or any(map(random_token, secret.split("/"))):
+    if not secret.startswith(("/", "~/", "./", "../", "file:")) and ":\\" not in secret[:3]:
         return True
-    return not secret.startswith(("/", "~/", "./", "../", "file:")) and ":\\" not in secret[:3]
+    return "+" in secret or secret.endswith("=") or any(map(random_token, secret.split("/")))
 
 
 def not_port_path(secret: str, key: str) -> bool:
