@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from app.kb import LiveKb
 from app.matching.excerpt import MAX_EXCERPT_BYTES, excerpt_lines, windows
 from app.matching.pipeline import MatchOptions, match_text
+from app.service.kb import LiveKb
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = sorted((ROOT / "kb" / "examples" / "cuda-oom").glob("*.log"))[0]
