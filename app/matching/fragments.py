@@ -61,6 +61,8 @@ MAX_CLOSE_CHARS = 400  # a retyped message is short; only its head is respelt
 MAX_RESPELT = 3  # words corrected in one message
 CLOSE_SIMILARITY = 0.8  # normalised Levenshtein: one wrong letter in a word of five or more
 CLOSE = "the message matched once a misspelt word was read as the KB spells it"
+QUOTED = re.compile(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|`[^`\n]{0,200}`")
+"""Quoted spans (``KeyError: 'label'``, a path, a name): never respelt, they are the user's."""
 MISSING_EXCEPTION = "the exception line is not in the paste: this line accompanies one"
 FRAGMENT_KINDS = frozenset((EventKind.NCCL, EventKind.ERROR_LINE))
 MISSING = "the exception line is not in the paste: matched on the message alone"
@@ -164,7 +166,8 @@ def _respelt(
 ) -> tuple[str, list[tuple[str, str]]] | None:
     """``text`` with unknown words replaced by their nearest vocabulary word; None if none."""
     changes: list[tuple[str, str]] = []
-    for word in dict.fromkeys(WORD.findall(text[:MAX_CLOSE_CHARS])):
+    prose = QUOTED.sub(" ", text[:MAX_CLOSE_CHARS])  # a quoted key or name is data, not a typo
+    for word in dict.fromkeys(WORD.findall(prose)):
         if word in known or len(changes) >= MAX_RESPELT:
             continue
         best = process.extractOne(

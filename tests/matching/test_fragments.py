@@ -160,3 +160,13 @@ def test_a_lower_cased_line_still_earns_a_specialised_article_by_its_context(
     top = only(line, repository_kb)
     assert top.article_id == "device-mismatch-multi-gpu"
     assert top.confidence == "low"
+
+
+def test_a_quoted_key_is_data_not_a_misspelt_word(repository_kb: LiveKb) -> None:
+    """``KeyError: 'label'`` from the user's own dict is not ``labels`` misspelt."""
+    log = (
+        b"Traceback (most recent call last):\n"
+        b'  File "t.py", line 9, in collate\n'
+        b"KeyError: 'label'\n"
+    )
+    assert match_text(log, repository_kb.index).top is None

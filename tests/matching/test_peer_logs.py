@@ -12,6 +12,7 @@ test is skipped with the reason.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,26 @@ from app.matching.pipeline import match_text
 from app.service.kb import LiveKb
 
 REPO = Path(__file__).resolve().parents[2]
+NEWER_ARTICLES = {
+    # sha256 of the fragment (first 16 hex): the article written since, and why it is right.
+    "22b6270f04431f1c": (
+        "mat1-mat2-shape-mismatch",
+        "torch's matmul shape check, the note's shape bug",
+    ),
+    "45d363fd0d3a3349": ("gpu-xid-fallen-off-bus", "CUDA's uncorrectable ECC error: hardware"),
+    "1b5b43411ad0b355": (
+        "gpu-xid-fallen-off-bus",
+        "cudaErrorECCUncorrectable in backward: hardware",
+    ),
+}
+"""Fragments labelled null only because the KB had no article for their failure then.
+
+The labels came with the fragments; these three name failures for which articles
+were written later from primary sources (torch's matmul shape check, the CUDA ECC
+error and NVIDIA's Xid catalogue), not from the fragments. Keyed by content hash so
+that the table names no file, user or host; a fragment whose label is not null can
+never be excused here.
+"""
 
 
 def _peer_logs() -> Path | None:
@@ -53,6 +74,10 @@ def test_peer_logs_have_no_false_match_and_no_labelled_miss(repository_kb: LiveK
         result = match_text(data, repository_kb.index)
         got = result.top.article_id if result.top else None
         allowed = {row["my_label"], *row.get("also_ok", [])}
+        newer = NEWER_ARTICLES.get(hashlib.sha256(data).hexdigest()[:16])
+        if newer is not None:
+            assert row["my_label"] is None, row["file"]
+            allowed = {newer[0]}
         if got not in allowed:
             wrong.append(f"{row['file']}: expected {row['my_label']}, got {got}")
     assert not wrong, "\n".join(wrong)
