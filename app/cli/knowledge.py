@@ -81,7 +81,7 @@ def match(
     settings = settings_from(kb_path=kb)
     data = read_input(file)
     live = prepare_valid_kb(
-        settings.kb_path, index_dir=settings.index_dir, self_tests=False, snapshot=True
+        settings.kb_path, index_dir=settings.index_dir, self_tests=False, snapshot=True, warm=False
     )
     chosen = lang or settings.default_lang
     result = match_text(data, live.index, MatchOptions(lang=chosen, top_k=top))

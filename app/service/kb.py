@@ -65,23 +65,26 @@ def prepare_kb(
     index_dir: Path | None = None,
     self_tests: bool = True,
     snapshot: bool = False,
+    warm: bool = True,
 ) -> Prepared:
     """Load, lint, index and self-test the KB at ``root``; never raises for a bad article.
 
     With ``snapshot``, a validated snapshot of this very revision (and errkb)
     in ``index_dir`` stands in for the load, lint and self-tests it records;
     without, everything is checked again (``errkb lint``, reload). Either way
-    a clean result is saved as the snapshot of its revision.
+    a clean result is saved as the snapshot of its revision. ``warm=False``
+    skips the warm-up match: a one-shot command's own match pays it once.
     """
     if snapshot and index_dir is not None:
         cached = read_snapshot(index_dir, root, kb_revision(root))
         if cached is not None and (cached.self_tested or not self_tests):
-            return _from_snapshot(cached, index_dir)
+            return _from_snapshot(cached, index_dir, warm=warm)
     loaded = load_kb(root)
     if loaded.errors:
         return Prepared(None, loaded.problems)
     index = index_for(loaded.kb, index_dir)
-    warm_up(index)
+    if warm or self_tests:
+        warm_up(index)
     live = LiveKb(loaded.kb, index)
     problems = loaded.problems + (tuple(self_test(live)) if self_tests else ())
     prepared = Prepared(live if not errors_in(problems) else None, tuple(sorted(set(problems))))
@@ -91,9 +94,10 @@ def prepare_kb(
     return prepared
 
 
-def _from_snapshot(cached: Snapshot, index_dir: Path) -> Prepared:
+def _from_snapshot(cached: Snapshot, index_dir: Path, *, warm: bool) -> Prepared:
     index = index_for(cached.kb, index_dir)
-    warm_up(index)
+    if warm:
+        warm_up(index)
     return Prepared(LiveKb(cached.kb, index), cached.problems)
 
 
@@ -103,9 +107,12 @@ def prepare_valid_kb(
     index_dir: Path | None = None,
     self_tests: bool = True,
     snapshot: bool = False,
+    warm: bool = True,
 ) -> LiveKb:
     """The served KB at ``root``, or ``KbInvalid`` with every error."""
-    prepared = prepare_kb(root, index_dir=index_dir, self_tests=self_tests, snapshot=snapshot)
+    prepared = prepare_kb(
+        root, index_dir=index_dir, self_tests=self_tests, snapshot=snapshot, warm=warm
+    )
     if prepared.live is None:
         raise KbInvalid(prepared.errors)
     return prepared.live
