@@ -162,3 +162,21 @@ def test_line_table_gives_the_lines_of_the_node_tree() -> None:
         ("nowhere", "at", "all"),
     ]:
         assert table.line_of(loc) == document.line_of(loc), loc
+
+
+def test_the_revision_key_follows_every_behaviour_file_and_nothing_else(tmp_path: Path) -> None:
+    from app.articles.load import kb_revision
+
+    root = write_kb(tmp_path / "kb")
+    first = kb_revision(root)
+    cache = root / "repros/sample-error/__pycache__"
+    cache.mkdir()
+    (cache / "repro.cpython-311.pyc").write_bytes(b"\0compiled")
+    (root / "notes.txt").write_text("outside the revision folders\n")
+    assert kb_revision(root) == first
+    (root / "examples/sample-error/sample.log").write_text("SampleError: widget 4 exploded\n")
+    second = kb_revision(root)
+    assert second != first
+    (root / "examples/sample-error/nested").mkdir()
+    (root / "examples/sample-error/nested/more.log").write_text("x\n")
+    assert kb_revision(root) not in (first, second)
