@@ -38,7 +38,7 @@ VERSION = "0.1.0"
 def _services(settings: Settings, metrics: Metrics) -> Services:
     """Load the KB (refusing a bad one), open the engine, build the runner."""
     check_sqlite_placement(settings.database_url.get_secret_value(), replicas=settings.replicas)
-    kb = KbHolder(prepare_valid_kb(settings.kb_path, index_dir=settings.index_dir))
+    kb = KbHolder(prepare_valid_kb(settings.kb_path, index_dir=settings.index_dir, snapshot=True))
     gc.freeze()  # the KB and index live forever: keep them out of every collection
     engine = make_engine(settings.database_url.get_secret_value())
     runner = MatchRunner(

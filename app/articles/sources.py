@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.articles.problems import Problem
-from app.articles.yamlsource import YamlDocument, YamlProblem, parse_yaml
+from app.articles.yamlsource import Document, YamlDocument, YamlProblem, parse_yaml
 
 MAX_ARTICLE_BYTES = 256 * 1024
 
@@ -17,7 +17,7 @@ class ArticleSource:
 
     path: Path
     display_path: str
-    document: YamlDocument
+    document: Document
 
     @property
     def stem(self) -> str:

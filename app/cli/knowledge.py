@@ -80,7 +80,9 @@ def match(
     """Match a traceback or a job log; exit 0 when a known article matched, 1 when none did."""
     settings = settings_from(kb_path=kb)
     data = read_input(file)
-    live = prepare_valid_kb(settings.kb_path, index_dir=settings.index_dir, self_tests=False)
+    live = prepare_valid_kb(
+        settings.kb_path, index_dir=settings.index_dir, self_tests=False, snapshot=True, warm=False
+    )
     chosen = lang or settings.default_lang
     result = match_text(data, live.index, MatchOptions(lang=chosen, top_k=top))
     if as_json:

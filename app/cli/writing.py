@@ -64,7 +64,9 @@ def _cluster_seed(settings: Settings, fingerprint: str) -> Seed:
     from app.service.cluster_seeds import seed_for_cluster
     from app.store.engine import make_engine
 
-    live = prepare_valid_kb(settings.kb_path, index_dir=settings.index_dir, self_tests=False)
+    live = prepare_valid_kb(
+        settings.kb_path, index_dir=settings.index_dir, self_tests=False, snapshot=True
+    )
     engine = make_engine(settings.database_url.get_secret_value())
     try:
         seed = seed_for_cluster(engine, live, fingerprint)
@@ -101,7 +103,9 @@ def dryrun(
     from app.store.engine import make_engine
 
     settings = settings_from(kb_path=current, database_url=database_url)
-    live = prepare_valid_kb(settings.kb_path, index_dir=settings.index_dir, self_tests=False)
+    live = prepare_valid_kb(
+        settings.kb_path, index_dir=settings.index_dir, self_tests=False, snapshot=True
+    )
     new = prepare_valid_kb(proposed, index_dir=settings.index_dir)
     engine = make_engine(settings.database_url.get_secret_value())
     try:
@@ -145,7 +149,9 @@ def feedback_export(
     from app.store.tables import utcnow
 
     settings = settings_from(kb_path=kb, database_url=database_url)
-    live = prepare_valid_kb(settings.kb_path, index_dir=settings.index_dir, self_tests=False)
+    live = prepare_valid_kb(
+        settings.kb_path, index_dir=settings.index_dir, self_tests=False, snapshot=True
+    )
     engine = make_engine(settings.database_url.get_secret_value())
     try:
         with Session(reader(engine)) as session:

@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.articles.load import KnowledgeBase, load_kb
+from app.articles.load import KnowledgeBase, kb_revision, load_kb
 from app.articles.model import Article
 from app.articles.problems import Problem, Severity, errors_in
 from app.errors import KbInvalid
@@ -30,6 +30,7 @@ from app.matching.index import (
 from app.matching.pipeline import MatchOptions, match_text, warm_up
 from app.matching.result import MatchResult
 from app.matching.scanners import hyperscan_available
+from app.service.snapshot import Snapshot, dump_snapshot, read_snapshot, snapshot_path
 
 log = logging.getLogger(__name__)
 
@@ -58,23 +59,60 @@ class Prepared:
         return errors_in(self.problems)
 
 
-def prepare_kb(root: Path, *, index_dir: Path | None = None, self_tests: bool = True) -> Prepared:
-    """Load, lint, index and self-test the KB at ``root``; never raises for a bad article."""
+def prepare_kb(
+    root: Path,
+    *,
+    index_dir: Path | None = None,
+    self_tests: bool = True,
+    snapshot: bool = False,
+    warm: bool = True,
+) -> Prepared:
+    """Load, lint, index and self-test the KB at ``root``; never raises for a bad article.
+
+    With ``snapshot``, a validated snapshot of this very revision (and errkb)
+    in ``index_dir`` stands in for the load, lint and self-tests it records;
+    without, everything is checked again (``errkb lint``, reload). Either way
+    a clean result is saved as the snapshot of its revision. ``warm=False``
+    skips the warm-up match: a one-shot command's own match pays it once.
+    """
+    if snapshot and index_dir is not None:
+        cached = read_snapshot(index_dir, root, kb_revision(root))
+        if cached is not None and (cached.self_tested or not self_tests):
+            return _from_snapshot(cached, index_dir, warm=warm)
     loaded = load_kb(root)
     if loaded.errors:
         return Prepared(None, loaded.problems)
     index = index_for(loaded.kb, index_dir)
-    warm_up(index)
+    if warm or self_tests:
+        warm_up(index)
     live = LiveKb(loaded.kb, index)
     problems = loaded.problems + (tuple(self_test(live)) if self_tests else ())
-    return Prepared(live if not errors_in(problems) else None, tuple(sorted(set(problems))))
+    prepared = Prepared(live if not errors_in(problems) else None, tuple(sorted(set(problems))))
+    if prepared.live is not None and index_dir is not None:
+        record = Snapshot(loaded.kb, prepared.problems, self_tested=self_tests)
+        _save(snapshot_path(index_dir, loaded.kb.revision), dump_snapshot(record))
+    return prepared
+
+
+def _from_snapshot(cached: Snapshot, index_dir: Path, *, warm: bool) -> Prepared:
+    index = index_for(cached.kb, index_dir)
+    if warm:
+        warm_up(index)
+    return Prepared(LiveKb(cached.kb, index), cached.problems)
 
 
 def prepare_valid_kb(
-    root: Path, *, index_dir: Path | None = None, self_tests: bool = True
+    root: Path,
+    *,
+    index_dir: Path | None = None,
+    self_tests: bool = True,
+    snapshot: bool = False,
+    warm: bool = True,
 ) -> LiveKb:
     """The served KB at ``root``, or ``KbInvalid`` with every error."""
-    prepared = prepare_kb(root, index_dir=index_dir, self_tests=self_tests)
+    prepared = prepare_kb(
+        root, index_dir=index_dir, self_tests=self_tests, snapshot=snapshot, warm=warm
+    )
     if prepared.live is None:
         raise KbInvalid(prepared.errors)
     return prepared.live
@@ -102,7 +140,7 @@ def index_for(kb: KnowledgeBase, index_dir: Path | None) -> SignatureIndex:
 
 
 def _save(path: Path, blob: bytes) -> None:
-    """Write atomically; a read-only or full disk only costs the next start a rebuild."""
+    """Write atomically (index or snapshot); a read-only or full disk costs only a rebuild."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
@@ -110,7 +148,7 @@ def _save(path: Path, blob: bytes) -> None:
             out.write(blob)
         os.replace(temporary, path)
     except OSError as exc:
-        log.warning("cannot save the index to %s: %s", path, exc.strerror)
+        log.warning("cannot save %s: %s", path, exc.strerror)
 
 
 def self_test(live: LiveKb) -> list[Problem]:
