@@ -21,8 +21,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.kb import LiveKb, prepare_valid_kb
 from app.matching.pipeline import match_text
+from app.service.kb import LiveKb, prepare_valid_kb
 from benchmarks.common import REPO, table
 
 SAMPLE = REPO / "benchmarks" / "coverage_sample.tsv"

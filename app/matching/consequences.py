@@ -119,6 +119,9 @@ WRAPPERS = frozenset(
     ("ChildFailedError", "CalledProcessError", "ProcessRaisedException", "SignalException")
 )
 COLLATERAL_SIGNALS = frozenset(("SIGTERM", "SIGINT", "SIGHUP"))
+COMPILER_WRAPPERS = frozenset(("BackendCompilerFailed",))
+"""``BackendCompilerFailed: backend='inductor' raised:`` wraps the error on the next line
+(a missing Triton, a compiler that fails): that error, not the wrapper, says what to fix."""
 
 
 @cache
@@ -139,6 +142,8 @@ def classify(draft: Draft) -> None:
     short = (draft.exception or "").rsplit(".", 1)[-1].rsplit(":", 1)[-1]
     if draft.kind is EventKind.CHILD_FAILED or short in WRAPPERS:
         draft.consequence = True
+    elif short in COMPILER_WRAPPERS and draft.message.rstrip().endswith("raised:"):
+        draft.consequence = True  # the compiler's own error is printed on the next line
     elif draft.kind is EventKind.SIGNAL:
         draft.consequence = draft.signal in COLLATERAL_SIGNALS or bool(draft.kills)
     elif draft.kind is not EventKind.OOM_KILLER:

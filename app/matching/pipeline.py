@@ -80,8 +80,10 @@ def match_text(
     matches = _rank(scored, index, options)
     if not matches:  # nothing matched: look again for what a paste may have left out
         reading = Reading(lines, numbers, events, hits, index)
-        events, redactions, scored = _fallback(reading, events, redactions, versions)
+        again, more, scored = _fallback(reading, events, redactions, versions)
         matches = _rank(scored, index, options)
+        if matches:  # else the events stay as pasted: a respelt reading that found nothing
+            events, redactions = again, more
     stats = InputStats(bytes=len(data), lines=total_lines, redactions=redactions)
     windows = _windows(matches, events, lines, numbers, notes) if options.windows else {}
     return MatchResult(tuple(matches), tuple(events), stats, versions, tuple(notes), windows)

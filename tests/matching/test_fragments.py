@@ -170,3 +170,14 @@ def test_a_quoted_key_is_data_not_a_misspelt_word(repository_kb: LiveKb) -> None
         b"KeyError: 'label'\n"
     )
     assert match_text(log, repository_kb.index).top is None
+
+
+def test_the_compiler_wrapper_yields_to_the_error_it_wraps(repository_kb: LiveKb) -> None:
+    """``BackendCompilerFailed: backend='inductor' raised:`` then the real error: that one leads."""
+    log = (
+        b"[rank1]: torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+        b"[rank1]: RuntimeError: Cannot find a working triton installation.\n"
+    )
+    result = match_text(log, repository_kb.index)
+    assert result.events[0].exception == "RuntimeError"
+    assert result.events[1].consequence

@@ -34,14 +34,21 @@ NEWER_ARTICLES = {
         "gpu-xid-fallen-off-bus",
         "cudaErrorECCUncorrectable in backward: hardware",
     ),
+    "d74015f48fc9d660": (
+        "hub-connection-max-retries",
+        "the job died loading t5-small: Hub timeout",
+    ),
+    "6febd300b401c1ac": ("broken-install-undefined-symbol", "an extension built for another torch"),
+    "93bd2fd52185d9a8": ("hf-cannot-import-name", "a name the installed transformers lacks"),
 }
 """Fragments labelled null only because the KB had no article for their failure then.
 
-The labels came with the fragments; these three name failures for which articles
+The labels came with the fragments; these name failures for which articles
 were written later from primary sources (torch's matmul shape check, the CUDA ECC
-error and NVIDIA's Xid catalogue), not from the fragments. Keyed by content hash so
-that the table names no file, user or host; a fragment whose label is not null can
-never be excused here.
+error and NVIDIA's Xid catalogue, huggingface_hub's connection errors), not from the
+fragments. Each was read to check that the named failure is what ended the run. Keyed
+by content hash so that the table names no file, user or host; a fragment whose label
+is not null can never be excused here.
 """
 
 
