@@ -135,6 +135,10 @@ class MatchResponse(BaseModel):
         description="The analysed log's page (highlighted lines, per-rank table, feedback "
         "buttons); null if the event was not stored."
     )
+    result_key: str | None = Field(
+        description="The result page's key, which names this answer in a feedback request; "
+        "null if the event was not stored."
+    )
     answer_text: str = Field(description="The plain-text answer, as curl would print it.")
     lang: Lang
     kb_revision: str
@@ -205,8 +209,15 @@ class ArticleOut(ArticleBrief):
     stats: ArticleStatsOut | None = Field(description="Null while the database is unavailable.")
 
 
+RESULT_KEY_PATTERN = r"^[A-Za-z0-9_-]{8,32}$"
+
+
 class FeedbackIn(_In):
-    match_event_id: int = Field(ge=1, le=2**31 - 1)
+    result_key: str = Field(
+        pattern=RESULT_KEY_PATTERN,
+        description="The key of the answer's result page: the last part of its `result_url` "
+        "(`/r/<id>/<key>`), also given as `result_key` in the match answer.",
+    )
     verdict: Literal["fixed", "wrong"]
     right_article_id: str | None = Field(default=None, pattern=ARTICLE_ID_PATTERN, max_length=128)
     comment: str | None = Field(default=None, max_length=COMMENT_MAX)
@@ -214,7 +225,11 @@ class FeedbackIn(_In):
 
 class FeedbackOut(BaseModel):
     id: int
-    match_event_id: int
+    result_key: str
+    replaced: bool = Field(
+        description="True when this client's earlier verdict on this answer was replaced: "
+        "each client holds one verdict per answer."
+    )
 
 
 class UnmatchedOut(BaseModel):

@@ -54,7 +54,9 @@ def test_every_form_gives_the_same_answer(client: TestClient, form: str) -> None
 def test_answer_is_the_cli_json_shape_plus_links(client: TestClient) -> None:
     body = client.post("/api/v1/match", json={"text": TRACEBACK}).json()
     assert set(body) == {"matches", "events", "unknown", "input", "match_event_id", "lang"} | {
-        "kb_revision", "result_url", "answer_text"
+        "kb_revision",
+        "result_url",
+        "answer_text",
     }
     assert set(body["matches"][0]) == {
         "article_id", "score", "confidence", "title", "event_index", "evidence", "url",
