@@ -10,9 +10,9 @@ answers conform to it.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
 from app.articles.lifecycle import State as LifecycleState
 from app.articles.model import ARTICLE_ID_PATTERN
@@ -68,14 +68,21 @@ class ErrorResponse(BaseModel):
     error: ErrorDetail
 
 
+ENV_KEYS = 200
+"""Most ``env`` entries a match request may carry (issue 24: millions stalled the server)."""
+EnvName = Annotated[str, StringConstraints(min_length=1, max_length=128)]
+EnvVersion = Annotated[str, StringConstraints(max_length=256)]
+
+
 class MatchRequest(_In):
     """The JSON form of a match request; raw, gzip and multipart bodies carry only the text."""
 
     text: str = Field(description="The traceback or job log.")
-    env: dict[str, str] | None = Field(
+    env: dict[EnvName, EnvVersion] | None = Field(
         default=None,
-        max_length=200,
-        description="Installed versions, e.g. {'torch': '2.4.0'}; weighs article version ranges.",
+        max_length=ENV_KEYS,
+        description="Installed versions, e.g. {'torch': '2.4.0'}; weighs article version ranges. "
+        "At most 200 entries, names up to 128 characters, versions up to 256.",
     )
     lang: Lang | None = Field(default=None, description="Language of titles and summaries.")
     top_k: int | None = Field(default=None, ge=1, le=50, description="Matches to return (5).")

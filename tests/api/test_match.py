@@ -57,6 +57,7 @@ def test_answer_is_the_cli_json_shape_plus_links(client: TestClient) -> None:
         "kb_revision",
         "result_url",
         "answer_text",
+        "result_key",
     }
     assert set(body["matches"][0]) == {
         "article_id", "score", "confidence", "title", "event_index", "evidence", "url",
