@@ -105,15 +105,16 @@ def full_disk(request: pytest.FixtureRequest) -> FullDisk:
     return request.getfixturevalue(f"{request.param}_disk")  # type: ignore[no-any-return]
 
 
-def _match(client: httpx.Client, ledger: Ledger, text: str) -> str | None:
-    """Post a match; the result key feedback names it by, None when it was not stored."""
+def _match(client: httpx.Client, ledger: Ledger, text: str) -> tuple[int | None, str | None]:
+    """Post a match: the stored event (None when refused) and the result key feedback names
+    it by (None also when only its result page could not be stored)."""
     sent = time.monotonic()
     answer = client.post("/api/v1/match", json={"text": text})
     assert answer.status_code == 200, answer.text
     event_id: int | None = answer.json()["match_event_id"]
     ledger.note(Answer("match", sent, 200, time.monotonic() - sent), event_id)
     key: str | None = answer.json()["result_key"]
-    return key
+    return event_id, key
 
 
 def _feedback(client: httpx.Client, ledger: Ledger, key: str, n: int = 0) -> httpx.Response:
@@ -136,11 +137,11 @@ def test_g7_a_full_disk_costs_writes_not_answers_nor_the_database(
     pid = server.process.pid
     try:
         with httpx.Client(base_url=server.url, timeout=10) as client:
-            key = _match(client, ledger, "SampleError: widget 1 exploded")
+            _, key = _match(client, ledger, "SampleError: widget 1 exploded")
             assert key is not None
             full_disk.fill(pid)
             for n in range(ATTEMPTS):
-                if _match(client, ledger, f"ValueError: flux {n} broke " + "x" * 4000) is None:
+                if _match(client, ledger, f"ValueError: flux {n} broke " + "x" * 4000)[0] is None:
                     break
             else:
                 raise AssertionError("the full disk never refused a write")
@@ -160,7 +161,7 @@ def test_g7_a_full_disk_costs_writes_not_answers_nor_the_database(
             full_disk.free(pid)
             resumed = _feedback(client, ledger, key)
             assert resumed.status_code in (200, 201), resumed.text
-            assert _match(client, ledger, "SampleError: widget 2 exploded") is not None
+            assert _match(client, ledger, "SampleError: widget 2 exploded")[0] is not None
     finally:
         stop(server)
     print(f"G7 disk full: refused after {n + 1} writes of 4 KB")
