@@ -261,6 +261,24 @@ def test_i2_one_verdict_per_answer_per_client(db_client: TestClient) -> None:
     assert db_client.get("/api/v1/articles/sample-error").json()["stats"]["wrong"] == 1
 
 
+def test_i5_feedback_is_rate_limited_per_client(db_url: str, tmp_path: Path) -> None:
+    """A client that tries keys in turn meets the same per-address bucket as matches."""
+    with app_client(db_url, tmp_path, rate_limit_per_minute=60, rate_limit_burst=4) as client:
+        key = _result_key(client, TRACEBACK)
+        codes = [
+            client.post(
+                "/api/v1/feedback",
+                json={"result_key": f"guess{n:04d}", "verdict": "wrong"},
+                headers={"X-Forwarded-For": f"10.0.0.{n}"},
+            ).status_code
+            for n in range(5)
+        ]
+        refused = client.post("/api/v1/feedback", json={"result_key": key, "verdict": "wrong"})
+    assert codes == [404] * 3 + [429] * 2  # the match took the first token
+    assert refused.status_code == 429
+    assert 1 <= int(refused.headers["retry-after"]) <= 2
+
+
 def test_articles_filter_and_search_in_both_languages(client: TestClient, tmp_path: Path) -> None:
     everything = client.get("/api/v1/articles").json()
     assert everything["count"] == 1
