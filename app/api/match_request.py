@@ -65,7 +65,9 @@ async def read_ask(
         windows=True,  # the stored result page (the answer's permalink) draws these lines
     )
     kind = client_kind(request.headers.get("user-agent"))
-    return Ask(body.data, options, kind, idempotency_key(request))
+    key = idempotency_key(request)
+    digest = hashlib.sha256(body.data).hexdigest() if key is not None else None
+    return Ask(body.data, options, kind, key, digest)
 
 
 def media_type(request: Request) -> str:

@@ -69,6 +69,7 @@ def _insert_match_event(
     duration_ms: float,
     kb_revision: str,
     idempotency_key: str | None = None,
+    idempotency_body: str | None = None,
     created_at: datetime | None = None,
 ) -> int:
     values = {
@@ -84,6 +85,7 @@ def _insert_match_event(
         "duration_ms": duration_ms,
         "kb_revision": kb_revision,
         "idempotency_key": idempotency_key,
+        "idempotency_body": idempotency_body,
     }
     stmt = dialect_insert(session, MatchEvent).values(values)
     stmt = stmt.on_conflict_do_nothing(index_elements=["idempotency_key"])
@@ -93,6 +95,16 @@ def _insert_match_event(
         event_id = session.exec(query).one()
     assert event_id is not None
     return event_id
+
+
+@guarded
+def idempotent_body(session: Session, *, idempotency_key: str) -> str | None:
+    """The body digest stored with an idempotency key; None when the key is new (or
+    came without one, from before migration 0007)."""
+    query = select(MatchEvent.idempotency_body).where(MatchEvent.idempotency_key == idempotency_key)
+    found = session.exec(query).first()
+    done(session)
+    return found
 
 
 @guarded

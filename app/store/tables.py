@@ -76,6 +76,8 @@ class MatchEvent(StoreModel, table=True):
     duration_ms: float
     kb_revision: str = Field(sa_type=sa.String(64))
     idempotency_key: str | None = Field(default=None, sa_type=sa.String(128), unique=True)
+    # sha256 of the body the key came with: the key reused with another body is 422 (I8)
+    idempotency_body: str | None = Field(default=None, sa_type=sa.String(64))
     # The web result page (issue 5): the redacted answer as the page shows it, and the
     # random key its permalink carries, so stored answers cannot be enumerated by id.
     view: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)

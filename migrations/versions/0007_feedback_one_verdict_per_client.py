@@ -12,6 +12,9 @@ each client (a hash of the event id and its address, ``feedback.client_key``)
 holds one verdict per event, hence the unique index on the pair. Unique
 indexes rather than constraints: SQLite adds them without a table rebuild,
 and both engines treat NULLs as distinct, so older rows (no client key) stay.
+``match_event.idempotency_body`` (the body's sha256) lets an ``Idempotency-Key``
+reused with another body be refused (422) instead of answered with the first
+event (issue 24, item 8).
 """
 
 from collections.abc import Sequence
@@ -32,9 +35,12 @@ def upgrade() -> None:
     op.add_column("feedback", sa.Column("client_key", sa.String(64), nullable=True))
     op.create_index(ONE_VERDICT, "feedback", ["match_event_id", "client_key"], unique=True)
     op.create_index(VIEW_KEY, "match_event", ["view_key"], unique=True)
+    op.add_column("match_event", sa.Column("idempotency_body", sa.String(64), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("match_event") as batch:
+        batch.drop_column("idempotency_body")
     op.drop_index(VIEW_KEY, table_name="match_event")
     op.drop_index(ONE_VERDICT, table_name="feedback")
     with op.batch_alter_table("feedback") as batch:
