@@ -9,6 +9,7 @@ own metrics registry, rate limiter, match cache and writer thread.
 from __future__ import annotations
 
 import gc
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -33,6 +34,7 @@ from app.settings import Settings
 from app.store.engine import check_sqlite_placement, make_engine
 
 VERSION = "0.1.0"
+log = logging.getLogger(__name__)
 
 
 def _services(settings: Settings, metrics: Metrics) -> Services:
@@ -81,6 +83,13 @@ def _services(settings: Settings, metrics: Metrics) -> Services:
     )
 
 
+HOST_LINKS = (
+    "ERRKB_PUBLIC_URL is unset and ERRKB_ALLOWED_HOSTS is empty: links in answers follow "
+    "each request's Host header; set ERRKB_PUBLIC_URL to the service's public URL"
+)
+"""Said at start-up (issue 24, item 8): a forged Host would otherwise steer answer links."""
+
+
 def create_app(settings: Settings) -> FastAPI:
     """Build the app; the KB and the database engine are set up at start-up.
 
@@ -91,6 +100,8 @@ def create_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if not settings.public_url and not settings.allowed_hosts:
+            log.warning(HOST_LINKS)
         services = _services(settings, metrics)
         app.state.services = services
         try:

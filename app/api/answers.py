@@ -26,7 +26,7 @@ from typing import Any
 from starlette.responses import PlainTextResponse, Response
 
 from app.api import chat
-from app.api.reply import Reply, ReplyMatch
+from app.api.reply import Reply, ReplyMatch, result_key
 from app.http.clients import FORMATS, Format
 from app.matching.result import MatchResult
 
@@ -96,6 +96,7 @@ def match_json(
     ]
     payload["match_event_id"] = match_event_id
     payload["result_url"] = reply.result_url
+    payload["result_key"] = result_key(reply.result_url)
     payload["lang"] = reply.lang
     payload["kb_revision"] = kb_revision
     payload["answer_text"] = text_answer(reply)

@@ -61,6 +61,7 @@ JSON_EXAMPLE: dict[str, Any] = {
     "input": {"bytes": 52113, "lines": 812, "redactions": 1},
     "match_event_id": 4711,
     "result_url": REPLY.result_url,
+    "result_key": "Qm9vayBrZXk",
     "lang": "en",
     "kb_revision": "3f1c...",
     "answer_text": text_answer(REPLY),

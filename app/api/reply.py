@@ -105,6 +105,11 @@ def result_url(base_url: str, event_id: int | None, key: str | None) -> str | No
     return f"{base_url.rstrip('/')}/r/{event_id}/{key}"
 
 
+def result_key(url: str | None) -> str | None:
+    """The key of a result page's URL (its last part): what feedback names the answer by."""
+    return url.rstrip("/").rsplit("/", 1)[-1] if url else None
+
+
 def build_reply(
     result: MatchResult,
     live: LiveKb,

@@ -10,9 +10,9 @@ answers conform to it.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
 from app.articles.lifecycle import State as LifecycleState
 from app.articles.model import ARTICLE_ID_PATTERN
@@ -68,14 +68,21 @@ class ErrorResponse(BaseModel):
     error: ErrorDetail
 
 
+ENV_KEYS = 200
+"""Most ``env`` entries a match request may carry (issue 24: millions stalled the server)."""
+EnvName = Annotated[str, StringConstraints(min_length=1, max_length=128)]
+EnvVersion = Annotated[str, StringConstraints(max_length=256)]
+
+
 class MatchRequest(_In):
     """The JSON form of a match request; raw, gzip and multipart bodies carry only the text."""
 
     text: str = Field(description="The traceback or job log.")
-    env: dict[str, str] | None = Field(
+    env: dict[EnvName, EnvVersion] | None = Field(
         default=None,
-        max_length=200,
-        description="Installed versions, e.g. {'torch': '2.4.0'}; weighs article version ranges.",
+        max_length=ENV_KEYS,
+        description="Installed versions, e.g. {'torch': '2.4.0'}; weighs article version ranges. "
+        "At most 200 entries, names up to 128 characters, versions up to 256.",
     )
     lang: Lang | None = Field(default=None, description="Language of titles and summaries.")
     top_k: int | None = Field(default=None, ge=1, le=50, description="Matches to return (5).")
@@ -134,6 +141,10 @@ class MatchResponse(BaseModel):
     result_url: str | None = Field(
         description="The analysed log's page (highlighted lines, per-rank table, feedback "
         "buttons); null if the event was not stored."
+    )
+    result_key: str | None = Field(
+        description="The result page's key, which names this answer in a feedback request; "
+        "null if the event was not stored."
     )
     answer_text: str = Field(description="The plain-text answer, as curl would print it.")
     hints: list[str] = Field(
@@ -249,8 +260,15 @@ class ArticleOut(ArticleBrief):
     stats: ArticleStatsOut | None = Field(description="Null while the database is unavailable.")
 
 
+RESULT_KEY_PATTERN = r"^[A-Za-z0-9_-]{8,32}$"
+
+
 class FeedbackIn(_In):
-    match_event_id: int = Field(ge=1, le=2**31 - 1)
+    result_key: str = Field(
+        pattern=RESULT_KEY_PATTERN,
+        description="The key of the answer's result page: the last part of its `result_url` "
+        "(`/r/<id>/<key>`), also given as `result_key` in the match answer.",
+    )
     verdict: Literal["fixed", "wrong"]
     right_article_id: str | None = Field(default=None, pattern=ARTICLE_ID_PATTERN, max_length=128)
     comment: str | None = Field(default=None, max_length=COMMENT_MAX)
@@ -258,7 +276,11 @@ class FeedbackIn(_In):
 
 class FeedbackOut(BaseModel):
     id: int
-    match_event_id: int
+    result_key: str
+    replaced: bool = Field(
+        description="True when this client's earlier verdict on this answer was replaced: "
+        "each client holds one verdict per answer."
+    )
 
 
 class UnmatchedOut(BaseModel):

@@ -32,6 +32,9 @@ def display_path(root: Path, path: Path) -> str:
     return (Path(root.name) / path.relative_to(root)).as_posix()
 
 
+OUTSIDE = "a symbolic link to a file outside the KB: it is served, but not reviewed with it"
+
+
 def read_article_sources(root: Path) -> tuple[list[ArticleSource], list[Problem]]:
     """Parse every ``articles/*.yaml`` under ``root``; unreadable files become problems."""
     folder = root / "articles"
@@ -45,6 +48,8 @@ def read_article_sources(root: Path) -> tuple[list[ArticleSource], list[Problem]
             if not path.name.startswith("."):
                 problems.append(Problem(shown, None, "not an article: files here end in .yaml"))
             continue
+        if path.is_symlink() and not path.resolve().is_relative_to(root.resolve()):
+            problems.append(Problem(shown, None, OUTSIDE, severity="warning"))
         try:
             sources.append(ArticleSource(path, shown, _parse(path)))
         except YamlProblem as exc:

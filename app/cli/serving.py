@@ -49,6 +49,7 @@ def serve(
     import uvicorn
 
     from app.http.logs import log_config
+    from app.http.protocol import HeaderDeadlineProtocol, raise_descriptor_limit
     from app.store import migrate
     from app.store.engine import check_sqlite_placement
 
@@ -56,6 +57,7 @@ def serve(
     url = settings.database_url.get_secret_value()
     check_sqlite_placement(url, replicas=settings.replicas)  # before migrating it (F7)
     migrate.upgrade(url, "head")
+    raise_descriptor_limit()  # idle sockets cost a descriptor each until their deadline (I4)
     uvicorn.run(
         "app.main:create_app_from_env",
         factory=True,
@@ -67,6 +69,8 @@ def serve(
         access_log=False,  # errkb logs one JSON line per request, without the query string
         proxy_headers=False,  # the app decides which proxies to trust (ERRKB_TRUSTED_PROXIES)
         server_header=False,
+        http=HeaderDeadlineProtocol,  # headers within 10 s, idle time included (I4)
+        timeout_keep_alive=5,
         env_file=None,
     )
 

@@ -32,11 +32,17 @@ async def app_services(request: Request) -> Services:
 ServicesDep = Annotated[Services, Depends(app_services)]
 
 
+def client_address(request: Request) -> str:
+    """The client's IP: the peer, or the forwarded address a trusted proxy vouches for."""
+    services = get_services(request)
+    peer = request.client.host if request.client else None
+    return client_ip(peer, request.headers.get("x-forwarded-for"), services.trusted_proxies)
+
+
 def rate_limit(request: Request) -> None:
     """Anonymous writes: a token bucket per client IP; 429 with Retry-After (target D4)."""
     services = get_services(request)
-    peer = request.client.host if request.client else None
-    key = client_ip(peer, request.headers.get("x-forwarded-for"), services.trusted_proxies)
+    key = client_address(request)
     retry_after = services.rate_limiter.take(key)
     if retry_after is not None:
         services.metrics.rejected.labels("rate_limited").inc()

@@ -58,6 +58,7 @@ class Sighting:
     duration_ms: float
     kb_revision: str
     idempotency_key: str | None = None
+    idempotency_body: str | None = None  # sha256 of the body the key came with
     unmatched_exception: str | None = None  # set when events were found but none matched
 
 
@@ -82,6 +83,7 @@ def sighting_of(
     duration_ms: float,
     kb_revision: str,
     idempotency_key: str | None = None,
+    idempotency_body: str | None = None,
 ) -> Sighting:
     """The root-cause event's fingerprint; the excerpt of the event the top match names."""
     root = result.events[0] if result.events else None
@@ -102,6 +104,7 @@ def sighting_of(
         duration_ms=round(duration_ms, 3),
         kb_revision=kb_revision,
         idempotency_key=idempotency_key,
+        idempotency_body=idempotency_body,
         unmatched_exception=unmatched,
     )
 
@@ -136,6 +139,7 @@ def _row(sighting: Sighting, seen_at: datetime) -> dict[str, Any]:
         "duration_ms": sighting.duration_ms,
         "kb_revision": sighting.kb_revision,
         "idempotency_key": sighting.idempotency_key,
+        "idempotency_body": sighting.idempotency_body,
         "created_at": seen_at,
     }
     if sighting.unmatched_exception is not None:

@@ -76,6 +76,7 @@ class Ask:
     options: MatchOptions = field(default_factory=MatchOptions)
     client_kind: str = "api"
     idempotency_key: str | None = None
+    idempotency_body: str | None = None
 
 
 @dataclass(frozen=True)
@@ -284,6 +285,7 @@ class MatchRunner:
                 duration_ms=elapsed,
                 kb_revision=live.revision,
                 idempotency_key=ask.idempotency_key,
+                idempotency_body=ask.idempotency_body,
             )
             event_id = await self.recorder.record(sighting)
         return Answer(result, live, event_id, "computed", elapsed)

@@ -8,6 +8,8 @@ unmatched list. The conventions (one transaction each, idempotent inserts,
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -67,6 +69,7 @@ def _insert_match_event(
     duration_ms: float,
     kb_revision: str,
     idempotency_key: str | None = None,
+    idempotency_body: str | None = None,
     created_at: datetime | None = None,
 ) -> int:
     values = {
@@ -82,6 +85,7 @@ def _insert_match_event(
         "duration_ms": duration_ms,
         "kb_revision": kb_revision,
         "idempotency_key": idempotency_key,
+        "idempotency_body": idempotency_body,
     }
     stmt = dialect_insert(session, MatchEvent).values(values)
     stmt = stmt.on_conflict_do_nothing(index_elements=["idempotency_key"])
@@ -91,6 +95,16 @@ def _insert_match_event(
         event_id = session.exec(query).one()
     assert event_id is not None
     return event_id
+
+
+@guarded
+def idempotent_body(session: Session, *, idempotency_key: str) -> str | None:
+    """The body digest stored with an idempotency key; None when the key is new (or
+    came without one, from before migration 0007)."""
+    query = select(MatchEvent.idempotency_body).where(MatchEvent.idempotency_key == idempotency_key)
+    found = session.exec(query).first()
+    done(session)
+    return found
 
 
 @guarded
@@ -114,6 +128,32 @@ def attach_view(
     return found
 
 
+@dataclass(frozen=True)
+class FeedbackStored:
+    id: int
+    match_event_id: int
+    replaced: bool
+    """True when this client's earlier verdict on the event was replaced."""
+
+
+def client_key(match_event_id: int, client: str) -> str:
+    """What identifies a client's verdict: the event and the address hashed together, so
+    one client holds one verdict per event and no stored value links its events."""
+    return hashlib.sha256(f"errkb-feedback\0{match_event_id}\0{client}".encode()).hexdigest()
+
+
+@guarded
+def event_id_by_key(session: Session, *, result_key: str) -> int | None:
+    """The match event whose permalink carries ``result_key``; None for an unknown key."""
+    query = select(MatchEvent.id, MatchEvent.view_key).where(MatchEvent.view_key == result_key)
+    row = session.exec(query).first()
+    done(session)
+    if row is None or row[1] is None:
+        return None
+    # the index found it; compare again in constant time so timing tells nothing more
+    return row[0] if hmac.compare_digest(row[1].encode(), result_key.encode()) else None
+
+
 @guarded
 def record_feedback(
     session: Session,
@@ -122,26 +162,61 @@ def record_feedback(
     verdict: str,
     right_article_id: str | None = None,
     comment: str | None = None,
+    client: str | None = None,
 ) -> int:
     """Store a user's verdict on a match event and return its id.
 
-    An unknown event is the caller's mistake (InputError), not a database failure.
+    With ``client``, a second verdict of that client on the event replaces the
+    first (``record_verdict``). An unknown event is the caller's mistake
+    (InputError), not a database failure.
     """
-    if session.exec(select(MatchEvent.id).where(MatchEvent.id == match_event_id)).first() is None:
-        session.rollback()
-        raise InputError(f"no match event {match_event_id}")
-    row = Feedback(
+    return record_verdict(
+        session,
         match_event_id=match_event_id,
         verdict=verdict,
         right_article_id=right_article_id,
         comment=comment,
+        client=client,
+    ).id
+
+
+@guarded
+def record_verdict(
+    session: Session,
+    *,
+    match_event_id: int,
+    verdict: str,
+    right_article_id: str | None = None,
+    comment: str | None = None,
+    client: str | None = None,
+) -> FeedbackStored:
+    """``record_feedback`` saying whether an earlier verdict of ``client`` was replaced.
+
+    One statement (INSERT ... ON CONFLICT DO UPDATE on the unique index of event
+    and client key), so two concurrent verdicts of one client leave one row.
+    """
+    if session.exec(select(MatchEvent.id).where(MatchEvent.id == match_event_id)).first() is None:
+        session.rollback()
+        raise InputError(f"no match event {match_event_id}")
+    key = None if client is None else client_key(match_event_id, client)
+    values = {"verdict": verdict, "right_article_id": right_article_id, "comment": comment}
+    earlier = None
+    if key is not None:
+        query = select(Feedback.id).where(
+            Feedback.match_event_id == match_event_id, Feedback.client_key == key
+        )
+        earlier = session.exec(query).first()
+    stmt = dialect_insert(session, Feedback).values(
+        match_event_id=match_event_id, client_key=key, created_at=utcnow(), **values
     )
-    session.add(row)
-    session.flush()
-    feedback_id = row.id
-    done(session, [row])
-    assert feedback_id is not None
-    return feedback_id
+    if key is not None:
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["match_event_id", "client_key"],
+            set_={**values, "created_at": stmt.excluded.created_at},
+        )
+    feedback_id: int = session.exec(stmt.returning(col(Feedback.id))).scalar_one()
+    done(session)
+    return FeedbackStored(feedback_id, match_event_id, replaced=earlier is not None)
 
 
 @guarded

@@ -24,7 +24,7 @@ from starlette.responses import RedirectResponse, Response
 
 from app.errors import Busy, InputError, StoreError
 from app.http.bodies import read_form, upload_bytes
-from app.http.deps import ServicesDep, rate_limit
+from app.http.deps import ServicesDep, client_address, rate_limit
 from app.http.errors import HttpError
 from app.http.state import Services
 from app.matching.decode import is_blank
@@ -159,14 +159,23 @@ async def feedback_form(request: Request, services: ServicesDep) -> Response:
     if verdict not in VERDICTS:
         return message_page(request, 422, "error_title", "verdict must be fixed or wrong")
     try:
-        await run_in_threadpool(_feedback, services.engine, found[0], str(verdict), right_id)
+        client = client_address(request)
+        await run_in_threadpool(
+            _feedback, services.engine, found[0], (str(verdict), right_id, client)
+        )
     except (InputError, StoreError):
         return message_page(request, 503, "error_title", "feedback could not be stored")
     return RedirectResponse(f"/r/{found[0]}/{found[1]}?thanks=1", status_code=303)
 
 
-def _feedback(engine: Engine, event_id: int, verdict: str, right_id: str | None) -> int:
+def _feedback(engine: Engine, event_id: int, given: tuple[str, str | None, str]) -> int:
+    """One verdict per event per client: a second click replaces the first (issue 24)."""
+    verdict, right_id, client = given
     with Session(engine) as session:
         return record_feedback(
-            session, match_event_id=event_id, verdict=verdict, right_article_id=right_id
+            session,
+            match_event_id=event_id,
+            verdict=verdict,
+            right_article_id=right_id,
+            client=client,
         )

@@ -58,6 +58,7 @@ def test_answer_is_the_cli_json_shape_plus_links(client: TestClient) -> None:
         "result_url",
         "answer_text",
         "hints",
+        "result_key",
     }
     assert set(body["matches"][0]) == {
         "article_id", "score", "confidence", "title", "event_index", "evidence", "url",
@@ -213,6 +214,21 @@ def test_f5_idempotency_key_counts_a_retry_once(client: TestClient) -> None:
     first = client.post("/api/v1/match", content=UNKNOWN, headers=headers).json()
     again = client.post("/api/v1/match", content=UNKNOWN, headers=headers).json()
     assert first["match_event_id"] == again["match_event_id"]
+
+
+def test_i8_an_idempotency_key_reused_with_another_body_is_422(client: TestClient) -> None:
+    """Issue 24 item 8: the reused key returned the first body's event for another body."""
+    headers = {"Idempotency-Key": "job-43-attempt-1"}
+    first = client.post("/api/v1/match", content=UNKNOWN, headers=headers)
+    again = client.post("/api/v1/match", content=UNKNOWN, headers=headers)
+    other = client.post("/api/v1/match", content=TRACEBACK, headers=headers)
+    assert first.status_code == again.status_code == 200
+    assert first.json()["match_event_id"] == again.json()["match_event_id"]
+    assert other.status_code == 422
+    assert other.json()["error"]["code"] == "idempotency_key_reused"
+    fresh = client.post("/api/v1/match", content=TRACEBACK, headers={"Idempotency-Key": "k-2"})
+    assert fresh.status_code == 200
+    assert fresh.json()["match_event_id"] != first.json()["match_event_id"]
 
 
 def test_a_database_failure_does_not_fail_the_match(client: TestClient) -> None:

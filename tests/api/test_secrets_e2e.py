@@ -88,8 +88,8 @@ def test_a5_no_secret_is_stored_logged_or_echoed(
             assert response.status_code == 200, response.text
             seen.append(response.text + repr(dict(response.headers)))
             if n % 10 == 0:
-                event = response.json()["match_event_id"]
-                fb = {"match_event_id": event, "verdict": "wrong", "comment": coloured(line)}
+                key = response.json()["result_key"]
+                fb = {"result_key": key, "verdict": "wrong", "comment": coloured(line)}
                 seen.append(client.post("/api/v1/feedback", json=fb).text)
                 seen.append(client.post("/api/v1/match", json={"text": line, "lang": line}).text)
                 seen.append(post(client, "raw", line, {"Idempotency-Key": _secret[:100]}).text)

@@ -202,25 +202,81 @@ def test_d3_only_the_sha256_of_a_token_is_stored(db_url: str) -> None:
     assert not any(secret in cell or secret[:12] in cell for cell in cells)
 
 
+def _result_key(client: TestClient, text: str) -> str:
+    answer = client.post("/api/v1/match", json={"text": text}).json()
+    key: str = answer["result_key"]
+    assert answer["result_url"].endswith(f"/r/{answer['match_event_id']}/{key}")
+    return key
+
+
 def test_feedback_shows_in_the_article_statistics(db_client: TestClient) -> None:
-    event = db_client.post("/api/v1/match", json={"text": TRACEBACK}).json()["match_event_id"]
-    db_client.post("/api/v1/match", json={"text": TRACEBACK + "\n"})
-    fixed = db_client.post("/api/v1/feedback", json={"match_event_id": event, "verdict": "fixed"})
+    key = _result_key(db_client, TRACEBACK)
+    other = _result_key(db_client, TRACEBACK + "\n")
+    fixed = db_client.post("/api/v1/feedback", json={"result_key": key, "verdict": "fixed"})
     assert fixed.status_code == 201, fixed.text
-    wrong = {"match_event_id": event, "verdict": "wrong", "right_article_id": "sample-error"}
+    assert fixed.json()["replaced"] is False
+    wrong = {"result_key": other, "verdict": "wrong", "right_article_id": "sample-error"}
     assert db_client.post("/api/v1/feedback", json=wrong).status_code == 201
     stats = db_client.get("/api/v1/articles/sample-error").json()["stats"]
     assert stats == {"hits": 2, "fixed": 1, "wrong": 1, "named_right": 1}
 
 
 def test_feedback_errors(db_client: TestClient) -> None:
-    unknown = db_client.post("/api/v1/feedback", json={"match_event_id": 99, "verdict": "fixed"})
+    unknown = db_client.post("/api/v1/feedback", json={"result_key": "A" * 16, "verdict": "fixed"})
     assert unknown.status_code == 404
-    event = db_client.post("/api/v1/match", json={"text": TRACEBACK}).json()["match_event_id"]
-    nowhere = {"match_event_id": event, "verdict": "wrong", "right_article_id": "no-such-article"}
+    key = _result_key(db_client, TRACEBACK)
+    nowhere = {"result_key": key, "verdict": "wrong", "right_article_id": "no-such-article"}
     assert db_client.post("/api/v1/feedback", json=nowhere).status_code == 404
-    bad = db_client.post("/api/v1/feedback", json={"match_event_id": event, "verdict": "meh"})
+    bad = db_client.post("/api/v1/feedback", json={"result_key": key, "verdict": "meh"})
     assert bad.status_code == 422
+
+
+def test_i1_feedback_names_the_answer_by_its_key_never_by_a_sequential_id(
+    db_client: TestClient,
+) -> None:
+    answer = db_client.post("/api/v1/match", json={"text": TRACEBACK}).json()
+    by_id = {"match_event_id": answer["match_event_id"], "verdict": "wrong"}
+    assert db_client.post("/api/v1/feedback", json=by_id).status_code == 422
+    for guess in ("1", str(answer["match_event_id"]), answer["result_key"][:-1] + "x"):
+        body = {"result_key": guess.ljust(8, "0"), "verdict": "wrong"}
+        assert db_client.post("/api/v1/feedback", json=body).status_code in (404, 422)
+    stats = db_client.get("/api/v1/articles/sample-error").json()["stats"]
+    assert stats["wrong"] == 0
+
+
+def test_i2_one_verdict_per_answer_per_client(db_client: TestClient) -> None:
+    key = _result_key(db_client, TRACEBACK)
+    codes = []
+    for n in range(20):  # the poisoning of issue 24: one client, one answer, many verdicts
+        body = {"result_key": key, "verdict": "wrong" if n < 19 else "fixed"}
+        codes.append(db_client.post("/api/v1/feedback", json=body).status_code)
+    assert codes == [201] + [200] * 19
+    stats = db_client.get("/api/v1/articles/sample-error").json()["stats"]
+    assert (stats["wrong"], stats["fixed"]) == (0, 1)  # the last verdict, counted once
+    proxied = {"X-Forwarded-For": "203.0.113.9"}  # not a trusted proxy: changes nothing
+    again = db_client.post(
+        "/api/v1/feedback", json={"result_key": key, "verdict": "wrong"}, headers=proxied
+    )
+    assert again.status_code == 200
+    assert db_client.get("/api/v1/articles/sample-error").json()["stats"]["wrong"] == 1
+
+
+def test_i5_feedback_is_rate_limited_per_client(db_url: str, tmp_path: Path) -> None:
+    """A client that tries keys in turn meets the same per-address bucket as matches."""
+    with app_client(db_url, tmp_path, rate_limit_per_minute=60, rate_limit_burst=4) as client:
+        key = _result_key(client, TRACEBACK)
+        codes = [
+            client.post(
+                "/api/v1/feedback",
+                json={"result_key": f"guess{n:04d}", "verdict": "wrong"},
+                headers={"X-Forwarded-For": f"10.0.0.{n}"},
+            ).status_code
+            for n in range(5)
+        ]
+        refused = client.post("/api/v1/feedback", json={"result_key": key, "verdict": "wrong"})
+    assert codes == [404] * 3 + [429] * 2  # the match took the first token
+    assert refused.status_code == 429
+    assert 1 <= int(refused.headers["retry-after"]) <= 2
 
 
 def test_articles_filter_and_search_in_both_languages(client: TestClient, tmp_path: Path) -> None:

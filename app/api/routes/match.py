@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
@@ -21,10 +23,14 @@ from app.api.examples import match_examples
 from app.api.match_request import read_ask
 from app.api.reply import build_reply, result_url
 from app.api.schemas import AnyMatchAnswer, Lang, MatchRequest, errors
+from app.errors import StoreError
 from app.http.clients import Format, answer_format
+from app.http.errors import HttpError
 from app.http.state import Services
 from app.service.result_views import build_view, store_view
-from app.service.runner import Answer
+from app.service.runner import Answer, Ask
+from app.store.engine import reader
+from app.store.match_events import idempotent_body
 
 REQUEST_BODY: dict[str, Any] = {
     "required": True,
@@ -85,6 +91,7 @@ async def match(
     """JSON, raw text (gzip welcome) or a multipart file; see the request body's types."""
     with runner.admission() as admission:
         ask, hints = await read_ask(request, services, admission.grow, lang=lang, top_k=top_k)
+        await check_idempotency(services, ask)
         answer = await runner.answer(ask, admission)
     fmt = answer_format(format, request.headers.get("accept"), ask.client_kind)
     link = await result_link(services, answer, ask.options.lang, base_url)
@@ -98,6 +105,31 @@ async def match(
     )
     rendered = Rendered(answer.result, reply, answer.live.revision, answer.match_event_id)
     return respond(rendered, fmt=fmt)
+
+
+async def check_idempotency(services: Services, ask: Ask) -> None:
+    """422 when the ``Idempotency-Key`` was stored with another body (issue 24, item 8).
+
+    A database that cannot answer costs the check, never the match. Two different
+    bodies racing with one new key: the second still gets the first's event.
+    """
+    if ask.idempotency_key is None:
+        return
+    try:
+        stored = await run_in_threadpool(_stored_body, services.engine, ask.idempotency_key)
+    except StoreError:
+        return
+    if stored is not None and stored != ask.idempotency_body:
+        raise HttpError(
+            422,
+            "this Idempotency-Key was used with a different body",
+            code="idempotency_key_reused",
+        )
+
+
+def _stored_body(engine: Engine, key: str) -> str | None:
+    with Session(reader(engine)) as session:
+        return idempotent_body(session, idempotency_key=key)
 
 
 async def result_link(services: Services, answer: Answer, lang: str, base_url: str) -> str | None:
