@@ -202,7 +202,7 @@ def _unknown_text(result: MatchResult, base_url: str) -> str:
     return (
         f"errkb: no known article matches this log ({len(result.events)} error event(s); "
         f"first: {message}).\n"
-        f"It is counted on the KB's to-do list: {base_url.rstrip('/')}/api/v1/unmatched"
+        f"It is counted on the KB's to-do list: {base_url.rstrip('/')}/unmatched"
     )
 
 

@@ -1,0 +1,34 @@
+"""Chinese typesetting rules the pages need: where a line break or a space is no gap.
+
+YAML and Markdown sources wrap long Chinese lines; a browser turns each break
+into a space, which Chinese does not use between characters ("子组 原地").
+A break is dropped when both sides are CJK characters or CJK punctuation;
+everything else (English words, code) keeps its space.
+"""
+
+from __future__ import annotations
+
+import re
+
+CJK_CLASS = (
+    "\u2e80-\u2eff\u2f00-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u31c0-\u31ef"
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"
+)
+"""CJK ideographs, kana, bopomofo, CJK and full-width punctuation."""
+_CJK = re.compile(f"[{CJK_CLASS}]")
+_WRAPPED = re.compile(f"(?<=[{CJK_CLASS}])[ \\t]*\\n[ \\t]*(?=[{CJK_CLASS}])")
+
+
+def is_cjk(char: str) -> bool:
+    """True for one CJK character or CJK punctuation mark."""
+    return bool(char) and _CJK.fullmatch(char) is not None
+
+
+def join_wrapped(text: str) -> str:
+    """``text`` with every line break between two CJK characters removed."""
+    return _WRAPPED.sub("", text)
+
+
+def break_is_gap(before: str, after: str) -> bool:
+    """Whether a soft line break between ``before`` and ``after`` reads as a space."""
+    return not (before and after and is_cjk(before[-1]) and is_cjk(after[0]))
