@@ -19,6 +19,9 @@ _CJK = re.compile(f"[{CJK_CLASS}]")
 _WRAPPED = re.compile(f"(?<=[{CJK_CLASS}])[ \\t]*\\n[ \\t]*(?=[{CJK_CLASS}])")
 
 
+_INNER_SPACE = re.compile(f"(?<=[{CJK_CLASS}])[ \\t]+(?=[{CJK_CLASS}])")
+
+
 def is_cjk(char: str) -> bool:
     """True for one CJK character or CJK punctuation mark."""
     return bool(char) and _CJK.fullmatch(char) is not None
@@ -32,3 +35,18 @@ def join_wrapped(text: str) -> str:
 def break_is_gap(before: str, after: str) -> bool:
     """Whether a soft line break between ``before`` and ``after`` reads as a space."""
     return not (before and after and is_cjk(before[-1]) and is_cjk(after[0]))
+
+
+def tighten(text: str, before: str, after: str) -> str:
+    """``text`` between neighbours ``before`` and ``after`` without spaces that separate two
+    CJK characters: inside it, and at its edges (``**标题。** 正文`` is written with a space
+    only because Markdown emphasis needs one)."""
+    text = _INNER_SPACE.sub("", text)
+    core = text.strip(" \t")
+    if not core:
+        return "" if text and before and after and is_cjk(before[-1]) and is_cjk(after[0]) else text
+    if before and is_cjk(before[-1]) and is_cjk(core[0]):
+        text = text.lstrip(" \t")
+    if after and is_cjk(after[0]) and is_cjk(core[-1]):
+        text = text.rstrip(" \t")
+    return text

@@ -137,9 +137,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "matched": "Matched",
         "paste_another": "Match another log",
         "colon": ": ",
+        "gap": " ",
         "line_n": "line {n}",
         "lines_n": "{n} lines",
         "found_n": "{n} articles",
+        "found_one": "1 article",
         "recognised": "recognises this error",
         "near_title": "Nearest articles",
         "near_lead": (
@@ -285,9 +287,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "matched": "匹配到",
         "paste_another": "再匹配一份日志",
         "colon": "：",
+        "gap": "",
         "line_n": "第 {n} 行",
         "lines_n": "共 {n} 行",
         "found_n": "共 {n} 篇文章",
+        "found_one": "共 1 篇文章",
         "recognised": "能识别这条报错",
         "near_title": "最接近的文章",
         "near_lead": (

@@ -16,10 +16,11 @@ from functools import cache
 
 import nh3
 from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
-from app.web.cjk import break_is_gap
+from app.web.cjk import break_is_gap, tighten
 from app.web.highlight import LANGUAGES, TOKEN_CLASSES, code_html
 
 TAGS = {
@@ -56,11 +57,41 @@ def _softbreak(
     return ""
 
 
+MARKERS = ("_open", "_close")
+
+
+def _neighbour(tokens: list[Token], index: int, step: int) -> str:
+    """The visible text beside ``tokens[index]`` through emphasis and link markers; code
+    reads as Latin (``x``) and a break as nothing."""
+    index += step
+    while 0 <= index < len(tokens):
+        token = tokens[index]
+        if token.type == "text":
+            return token.content
+        if token.type == "code_inline":
+            return "x"
+        if not token.type.endswith(MARKERS):
+            return ""
+        index += step
+    return ""
+
+
+def _tighten(state: StateCore) -> None:
+    """Drop the spaces between two CJK characters in every inline run (see ``cjk.tighten``)."""
+    for block in state.tokens:
+        children = block.children or []
+        for index, token in enumerate(children):
+            if token.type == "text":
+                before, after = _neighbour(children, index, -1), _neighbour(children, index, 1)
+                token.content = tighten(token.content, before, after)
+
+
 @cache
 def _parser() -> MarkdownIt:
     parser = MarkdownIt("js-default", {"html": False, "linkify": False, "typographer": False})
     parser.options["highlight"] = _highlight
     parser.add_render_rule("softbreak", _softbreak)
+    parser.core.ruler.push("cjk_tighten", _tighten)
     return parser
 
 
