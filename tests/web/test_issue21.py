@@ -24,7 +24,7 @@ def test_wrapped_chinese_lines_join_without_a_space_and_code_keeps_its_lines() -
     source = "然后对每个参数子组\n原地缩放，\n再 `step()`\nthen English\n\n```\n中\n文\n```"
     html = render_markdown(source)
     assert "子组原地缩放，再 <code>step()</code>\nthen English" in html
-    assert "<code class=\"language-text\">中\n文\n</code>" in html
+    assert '<code class="language-text">中\n文\n</code>' in html
     assert join_wrapped("标题第一行\n  第二行\nword\n行") == "标题第一行第二行\nword\n行"
 
 
