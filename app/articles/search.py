@@ -38,14 +38,19 @@ def _is_han(text: str) -> bool:
     return not text.isascii()
 
 
-def tokens(text: str) -> list[str]:
-    """Search terms of ``text``: English words (no stop words), Chinese bigrams and characters."""
+def tokens(text: str, *, query: bool = False) -> list[str]:
+    """Search terms of ``text``: English words (no stop words), Chinese bigrams and characters.
+
+    A query keeps single characters only for a one-character run: ``显存`` must find
+    ``显存``, not every article that says ``显示`` and ``保存``.
+    """
     out: list[str] = []
     for run in _WORD.findall(text.casefold()):
         if not _is_han(run):
             out += [part for part in run.split("_") if part and part not in STOPWORDS]
             continue
-        out += list(run)
+        if not query or len(run) == 1:
+            out += list(run)
         out += [run[i : i + 2] for i in range(len(run) - 1)]
     return out
 
@@ -120,7 +125,7 @@ def rank_articles(
     """The public articles that pass the filters; with a query, those that contain a
     query term, best first (BM25F), ties in id order."""
     pool = sorted(_filtered(articles, library, tag), key=lambda a: a.id)
-    wanted = list(dict.fromkeys(tokens((query or "")[:MAX_QUERY])))
+    wanted = list(dict.fromkeys(tokens((query or "")[:MAX_QUERY], query=True)))
     if not wanted:
         return [Hit(a, 0.0, ()) for a in pool]
     docs = [_document(a) for a in pool]

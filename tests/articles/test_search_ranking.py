@@ -87,6 +87,16 @@ def test_the_expected_article_comes_first(
 def test_chinese_is_cut_into_bigrams_and_english_drops_stop_words() -> None:
     assert tokens("CUDA 显存不足") == ["cuda", "显", "存", "不", "足", "显存", "存不", "不足"]
     assert tokens("out of memory") == ["out", "memory"]
+    assert tokens("CUDA 显存不足", query=True) == ["cuda", "显存", "存不", "不足"]
+    assert tokens("卡", query=True) == ["卡"]
+
+
+def test_a_chinese_query_finds_the_articles_that_contain_it_not_its_characters(
+    articles: list[Article],
+) -> None:
+    found = search_articles(articles, query="显存")
+    assert found
+    assert all("显存" in (a.title.zh + a.summary.zh + a.cause.zh + a.fix.zh) for a in found)
 
 
 def test_filters_still_apply_and_no_query_lists_in_id_order(articles: list[Article]) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Route
 
-from tests.e2e.browser import browser_context, ensure_chromium, screenshot, watch_page
+from tests.e2e.browser import ARTIFACTS, browser_context, ensure_chromium, screenshot, watch_page
 from tests.e2e.conftest import Server, start, stop
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
@@ -79,6 +79,13 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield running
     finally:
         stop(running)
+
+
+def _first_screen(page: Page, name: str) -> None:
+    """What a reader sees before scrolling (the full-page shot of a result is very tall)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
 def _ids(site: Server) -> list[str]:
@@ -204,6 +211,7 @@ def test_result_page_order_ranks_copy_versions_and_share(
         copied = page.evaluate("navigator.clipboard.readText()")
         assert copied == page.url
         screenshot(page, f"i21-result-{size}-{lang}")
+        _first_screen(page, f"i21-result-top-{size}-{lang}")
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         watch.assert_clean()
 
@@ -225,6 +233,7 @@ def test_no_match_is_not_a_dead_end(site: Server, tmp_path: Path, size: str, lan
         seen = page.inner_text(".seen")
         assert re.search(r"\d", seen), seen
         screenshot(page, f"i21-nomatch-{size}-{lang}")
+        _first_screen(page, f"i21-nomatch-top-{size}-{lang}")
         with page.expect_navigation():
             search.click()
         assert page.locator(".article-item").count() >= 1
