@@ -83,6 +83,7 @@
 
   function failed(why) {
     form.classList.remove("sending");
+    bar.hidden = true;
     say(fill(form.getAttribute("data-failed"), { why: why }), true);
   }
 
@@ -122,6 +123,7 @@
     if (form.classList.contains("sending")) { return; }
     form.classList.add("sending");
     bar.value = 0;
+    bar.hidden = false;
     prepare(file).then(send, function (error) { failed(String(error && error.message || error)); });
   });
 })();
