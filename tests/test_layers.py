@@ -75,7 +75,7 @@ def architecture_map(readme: str) -> str:
 
 
 def app_parts() -> list[str]:
-    """Every package of ``app`` (``api/routes/``) and every module at its top (``hook.py``)."""
+    """Every package of ``app`` (``api/routes/``) and every module at its top (``main.py``)."""
     packages = [
         f"{init.parent.relative_to(APP).as_posix()}/"
         for init in APP.rglob("__init__.py")

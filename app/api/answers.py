@@ -1,14 +1,18 @@
-"""What a match answer says to people and bots: links, a Markdown summary, plain text.
+"""The match answer in each format, all rendered from one ``api.reply.Reply``.
 
-The JSON answer is ``MatchResult.to_json()`` (the shape ``errkb match --json``
-prints) plus, per match, the article page's ``url`` and a ``summary_markdown``
-a chat bot can post as it is (title, confidence, one-line summary, the first
-fix step, the link), plus the stored ``match_event_id`` (issue 4).
+- ``json``: ``MatchResult.to_json()`` (the ``errkb match --json`` shape) plus,
+  per match, the article ``url``, ``summary_markdown`` (postable as it is:
+  title, confidence, summary, the whole first fix step with its code), the
+  whole ``fix_markdown`` and the layer; plus the stored result page
+  (``result_url``) and ``answer_text`` (what a terminal would print), so a bot
+  needs no second request.
+- ``text``: a few lines for a failing job's log: the top article, the cause,
+  the first fix step with its code indented (it survives a job log and is
+  copied as it is), the other candidates, and last the link a person clicks.
+- ``slack``, ``feishu``, ``dingtalk``, ``wecom``: chat messages (``api.chat``).
 
-The plain-text answer is for a failing job's log: the top article, the
-cause and the fix in a few lines, the link. Everything printed to a terminal
-has its control characters removed (target C8: no ANSI or OSC sequence, no
-bidi override from a log reaches the job's log or the user's terminal).
+Everything printed to a terminal has its control characters removed (target
+C8: no ANSI or OSC sequence, no bidi override from a log reaches a job's log).
 """
 
 from __future__ import annotations
@@ -16,50 +20,17 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.responses import PlainTextResponse, Response
 
-from app.articles.layers import INFRASTRUCTURE, layer_note
-from app.articles.model import Article
+from app.api import chat
+from app.api.reply import Reply, ReplyMatch
 from app.http.clients import FORMATS, Format
-from app.matching.result import Match, MatchResult
-from app.service.kb import LiveKb
-from app.service.runner import Answer
+from app.matching.result import MatchResult
 
-STEP_CHARS = 300
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_NUMBERED = re.compile(r"^\s*\d+[.)]\s+")
-_CJK = re.compile("[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
-_EMPHASIS = re.compile(r"\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])")
-_LABELS = {
-    "en": {
-        "confidence": "confidence",
-        "fix": "Fix",
-        "cause": "cause",
-        "see": "see",
-        "also": "also",
-        "high": "high",
-        "medium": "medium",
-        "low": "low",
-        "evidence": "evidence",
-        "line": "line",
-        "ranks": "ranks",
-    },
-    "zh": {
-        "confidence": "置信度",
-        "fix": "修复",
-        "cause": "原因",
-        "see": "详情",
-        "also": "其他",
-        "high": "高",
-        "medium": "中",
-        "low": "低",
-        "evidence": "证据",
-        "line": "第",
-        "ranks": "rank",
-    },
-}
 
 
 def printable(text: str) -> str:
@@ -67,170 +38,125 @@ def printable(text: str) -> str:
     return _CONTROLS.sub("", text)
 
 
-def article_url(base_url: str, article_id: str) -> str:
-    return f"{base_url.rstrip('/')}/articles/{article_id}"
+def confidence_words(reply: Reply, match: ReplyMatch) -> str:
+    return f"{reply.word('confidence')} {reply.word(match.confidence)} ({match.score:.2f})"
 
 
-def _blocks(markdown: str) -> list[str]:
-    """Paragraphs and list items of ``markdown``, code blocks left out."""
-    blocks: list[str] = []
-    current: list[str] = []
-    fenced = False
-    for line in markdown.splitlines():
-        if line.strip().startswith(("```", "~~~")):
-            fenced = not fenced
-            blocks.append(_joined(current))
-            current = []
-            continue
-        if fenced:
-            continue
-        starts_item = bool(_NUMBERED.match(line)) and bool(current)
-        if not line.strip() or starts_item:
-            blocks.append(_joined(current))
-            current = []
-        if line.strip():
-            current.append(line.strip())
-    blocks.append(_joined(current))
-    return [block for block in blocks if block]
-
-
-def _joined(lines: list[str]) -> str:
-    """Wrapped lines as one: a space between words, none where Chinese text wraps."""
-    text = ""
-    for line in lines:
-        if text and not (_CJK.match(text[-1]) or _CJK.match(line[0])):
-            text += " "
-        text += line
-    return text
-
-
-def plain(markdown: str) -> str:
-    """One line of Markdown as a terminal shows it: no emphasis marks, no code ticks.
-
-    ``**1. See who holds the port** (on rank 0)`` reads as ``See who holds the
-    port (on rank 0)`` in a job log; the step's own number goes too.
-    """
-    text = _EMPHASIS.sub("", markdown).replace("`", "")
-    return _NUMBERED.sub("", text)
-
-
-def first_fix_step(markdown: str, limit: int = STEP_CHARS) -> str:
-    """Step 1 of a numbered fix, or the fix's first paragraph; one line, at most ``limit``."""
-    blocks = _blocks(markdown)
-    step = next((b for b in blocks if _NUMBERED.match(b)), blocks[0] if blocks else "")
-    step = " ".join(_NUMBERED.sub("", step).split())
-    return step if len(step) <= limit else step[: limit - 1].rstrip() + "…"
-
-
-def summary_markdown(article: Article, match: Match, lang: str, url: str) -> str:
-    """Title with the link, confidence, summary, first fix step: postable as it is."""
-    words = _LABELS.get(lang, _LABELS["en"])
-    confidence = f"{words['confidence']} {words[match.confidence]} ({match.score:.2f})"
+def summary_markdown(reply: Reply, match: ReplyMatch) -> str:
+    """Title with the link, confidence, summary, who fixes it, the first fix step whole."""
     lines = [
-        f"**[{article.title.get(lang)}]({url})** — {confidence}",
-        " ".join(article.summary.get(lang).split()),
+        f"**[{match.title}]({match.url})** — {confidence_words(reply, match)}",
+        match.summary,
     ]
-    if article.layer in INFRASTRUCTURE:
-        lines.append(f"**{layer_note(article.layer, lang)}**")
-    lines.append(f"**{words['fix']}:** {first_fix_step(article.fix.get(lang))}")
+    if match.infrastructure:
+        lines.append(f"**{match.layer_note}**")
+    lines.append(f"**{reply.word('fix')}:** {match.step.markdown}")
     return "\n".join(lines)
 
 
-def evidence_line(result: MatchResult, match: Match, lang: str) -> str:
-    """``evidence: line 812 (ranks 0, 3): NCCL WARN ...``: where the answer points in the log."""
-    words = _LABELS.get(lang, _LABELS["en"])
-    event = result.events[match.event_index]
-    first = (event.error_text or event.message).strip().split("\n", 1)[0][:STEP_CHARS]
-    where = f"{words['line']} {event.error_line_start or event.line_start}"
-    if lang == "zh":
-        where += " 行"
-    if event.ranks:
-        where += f" ({words['ranks']} {', '.join(str(r) for r in event.ranks[:8])})"
-    return f"{words['evidence']}: {where}: {first}"
+def text_answer(reply: Reply) -> str:
+    """A few lines for a terminal or a job log (see the module docstring)."""
+    hints = [f"errkb: {hint}" for hint in reply.hints]
+    return printable("\n".join([*hints, _answer_lines(reply)])) + "\n"
+
+
+def _answer_lines(reply: Reply) -> str:
+    top = reply.top
+    if top is None:
+        lines = [f"errkb: {reply.word('none')} ({reply.unknown}).",
+                 f"{reply.word('unmatched')}: {reply.unmatched_url}"]  # fmt: skip
+        return "\n".join(lines)
+    lines = [f"errkb: {top.title} [{top.article_id}] — {confidence_words(reply, top)}"]
+    lines.append(f"{reply.word('cause')}: {top.summary}")
+    if top.infrastructure:
+        lines.append(top.layer_note)
+        if reply.evidence:
+            lines.append(reply.evidence)
+    step = top.step.terminal_lines() or [""]
+    lines.append(f"{reply.word('fix')}: {step[0]}")
+    lines.extend(step[1:])
+    others = [f"{m.article_id} ({m.score:.2f})" for m in reply.matches[1:3]]
+    if others:
+        lines.append(f"{reply.word('also')}: {', '.join(others)}")
+    lines.append(f"{reply.word('see')}: {top.url}")
+    if reply.result_url:
+        lines.append(f"{reply.word('result')}: {reply.result_url}")
+    return "\n".join(lines)
 
 
 def match_json(
-    result: MatchResult, live: LiveKb, *, lang: str, base_url: str, match_event_id: int | None
+    result: MatchResult, reply: Reply, *, kb_revision: str, match_event_id: int | None
 ) -> dict[str, Any]:
-    """The ``errkb match --json`` shape plus links, summaries and the stored event's id."""
+    """The ``errkb match --json`` shape plus links, summaries, the fix and the stored event."""
     payload = result.to_json()
-    for match, item in zip(result.matches, payload["matches"], strict=True):  # type: ignore[call-overload]
-        url = article_url(base_url, match.article_id)
-        item["url"] = url
-        loaded = live.kb.articles.get(match.article_id)
-        item["summary_markdown"] = (
-            summary_markdown(loaded.article, match, lang, url) if loaded else match.title
-        )
-        layer = loaded.article.layer if loaded else "user-code"
-        item["layer"] = layer
-        item["layer_note"] = layer_note(layer, lang)
+    ordered = sorted(result.matches, key=lambda m: -m.score)  # the reply's order (stable)
+    payload["matches"] = [
+        _match_item(match.to_json(), reply, shown)
+        for match, shown in zip(ordered, reply.matches, strict=True)
+    ]
     payload["match_event_id"] = match_event_id
-    payload["lang"] = lang
-    payload["kb_revision"] = live.revision
+    payload["result_url"] = reply.result_url
+    payload["lang"] = reply.lang
+    payload["kb_revision"] = kb_revision
+    payload["answer_text"] = text_answer(reply)
+    payload["hints"] = list(reply.hints)
     return payload
 
 
-def text_answer(result: MatchResult, live: LiveKb, *, lang: str, base_url: str) -> str:
-    """A few lines for a terminal or a job log (see the module docstring)."""
-    words = _LABELS.get(lang, _LABELS["en"])
-    top = result.top
-    if top is None:
-        return printable(_unknown_text(result, base_url)) + "\n"
-    loaded = live.kb.articles.get(top.article_id)
-    url = article_url(base_url, top.article_id)
-    lines = [f"errkb: {top.title} [{top.article_id}]"]
-    lines[0] += f" — {words['confidence']} {words[top.confidence]} ({top.score:.2f})"
-    if loaded is not None:
-        lines.append(f"{words['cause']}: {' '.join(loaded.article.summary.get(lang).split())}")
-        if loaded.article.layer in INFRASTRUCTURE:
-            lines.append(layer_note(loaded.article.layer, lang))
-            lines.append(evidence_line(result, top, lang))
-        lines.append(f"{words['fix']}: {plain(first_fix_step(loaded.article.fix.get(lang)))}")
-    lines.append(f"{words['see']}: {url}")
-    others = [f"{m.article_id} ({m.score:.2f})" for m in result.matches[1:3]]
-    if others:
-        lines.append(f"{words['also']}: {', '.join(others)}")
-    return printable("\n".join(lines)) + "\n"
+def _match_item(item: dict[str, Any], reply: Reply, match: ReplyMatch) -> dict[str, Any]:
+    return {
+        **item,
+        "url": match.url,
+        "summary_markdown": summary_markdown(reply, match),
+        "fix_markdown": match.fix_markdown,
+        "layer": match.layer,
+        "layer_note": match.layer_note,
+    }
 
 
-def _unknown_text(result: MatchResult, base_url: str) -> str:
-    if not result.events:
-        return "errkb: no error found in this log and no known article matches it."
-    first = result.events[0]
-    head = f"{first.exception}: " if first.exception else ""
-    message = (head + first.message).split("\n", 1)[0][:160]
-    return (
-        f"errkb: no known article matches this log ({len(result.events)} error event(s); "
-        f"first: {message}).\n"
-        f"It is counted on the KB's to-do list: {base_url.rstrip('/')}/unmatched"
-    )
-
-
-def _json_response(answer: Answer, lang: str, base_url: str) -> Response:
-    """``MatchResponse``: the ``errkb match --json`` shape with links and summaries."""
-    payload = match_json(
-        answer.result,
-        answer.live,
-        lang=lang,
-        base_url=base_url,
-        match_event_id=answer.match_event_id,
-    )
+def _json(payload: Any) -> Response:
     body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
     return Response(body, media_type="application/json")
 
 
-def _text_response(answer: Answer, lang: str, base_url: str) -> Response:
-    """A few lines of plain text, for curl and a job's hook."""
-    return PlainTextResponse(text_answer(answer.result, answer.live, lang=lang, base_url=base_url))
+@dataclass(frozen=True)
+class Rendered:
+    """What every renderer gets: the result, its reply, the KB revision, the stored event."""
+
+    result: MatchResult
+    reply: Reply
+    kb_revision: str
+    match_event_id: int | None
 
 
-RENDERERS: dict[Format, Callable[[Answer, str, str], Response]] = {
-    "json": _json_response,
-    "text": _text_response,
+def _json_answer(r: Rendered) -> Response:
+    return _json(
+        match_json(r.result, r.reply, kb_revision=r.kb_revision, match_event_id=r.match_event_id)
+    )
+
+
+def _text_answer(r: Rendered) -> Response:
+    return PlainTextResponse(text_answer(r.reply))
+
+
+def _chat_answer(build: Callable[[Reply], dict[str, Any]]) -> Callable[[Rendered], Response]:
+    def render(r: Rendered) -> Response:
+        return _json(build(r.reply))
+
+    return render
+
+
+RENDERERS: dict[Format, Callable[[Rendered], Response]] = {
+    "json": _json_answer,
+    "text": _text_answer,
+    "slack": _chat_answer(chat.slack),
+    "feishu": _chat_answer(chat.feishu),
+    "dingtalk": _chat_answer(chat.dingtalk),
+    "wecom": _chat_answer(chat.wecom),
 }
 assert tuple(RENDERERS) == FORMATS  # every format of app.http.clients has its renderer
 
 
-def respond(answer: Answer, *, fmt: Format, lang: str, base_url: str) -> Response:
+def respond(rendered: Rendered, *, fmt: Format) -> Response:
     """The answer in the chosen format (``http.clients.answer_format``)."""
-    return RENDERERS[fmt](answer, lang, base_url)
+    return RENDERERS[fmt](rendered)

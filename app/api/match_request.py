@@ -30,6 +30,7 @@ from app.http.clients import client_kind, negotiate_lang
 from app.http.errors import HttpError
 from app.http.state import Services
 from app.matching.decode import is_blank
+from app.matching.flattened import looks_flattened, unflatten
 from app.matching.pipeline import MatchOptions
 from app.service.runner import Ask
 
@@ -47,9 +48,23 @@ class _Body(NamedTuple):
     env: dict[str, str] | None = None
 
 
+CURL_D_HINT = (
+    "your client stripped the log's newlines (curl -d / --data does); "
+    "send the file with --data-binary @train.log for a better answer"
+)
+_FORM = "application/x-www-form-urlencoded"
+
+
+class Asked(NamedTuple):
+    """The request to answer, and hints about how it was sent."""
+
+    ask: Ask
+    hints: tuple[str, ...] = ()
+
+
 async def read_ask(
     request: Request, services: Services, grow: Grow, *, lang: str | None, top_k: int | None
-) -> Ask:
+) -> Asked:
     """The request as an ``Ask``: the body's fields first, then the query's, then defaults.
 
     The language: the field, the parameter, Accept-Language, the default.
@@ -62,9 +77,14 @@ async def read_ask(
         lang=negotiate_lang(body.lang or lang, accept_language, services.default_lang),
         top_k=top_k_of(body.top_k, top_k),
         env=dict(body.env or {}),
+        windows=True,  # the stored result page (the answer's permalink) draws these lines
     )
     kind = client_kind(request.headers.get("user-agent"))
-    return Ask(body.data, options, kind, idempotency_key(request))
+    data = body.data
+    hints: tuple[str, ...] = ()
+    if media_type(request) == _FORM and looks_flattened(data):
+        data, hints = unflatten(data), (CURL_D_HINT,)
+    return Asked(Ask(data, options, kind, idempotency_key(request)), hints)
 
 
 def media_type(request: Request) -> str:

@@ -34,7 +34,7 @@ class Health(BaseModel):
 
 
 class ReadinessCheck(BaseModel):
-    """One thing ``/readyz`` checked (listed with ``?verbose=true``)."""
+    """One thing `/readyz` checked (listed with `?verbose=true`)."""
 
     name: Literal["database", "migrations", "kb"]
     ok: bool
@@ -63,7 +63,7 @@ class ErrorDetail(BaseModel):
 
 
 class ErrorResponse(BaseModel):
-    """Every error answer: ``{"error": {"code", "message"}}``."""
+    """Every error answer: `{"error": {"code", "message"}}`."""
 
     error: ErrorDetail
 
@@ -82,7 +82,7 @@ class MatchRequest(_In):
 
 
 class EvidenceOut(BaseModel):
-    kind: Literal["error", "context", "log-context", "fuzzy", "environment"]
+    kind: Literal["error", "context", "log-context", "fuzzy", "environment", "note"]
     signature: str
     line_start: int
     line_end: int
@@ -97,7 +97,11 @@ class MatchOut(BaseModel):
     event_index: int
     evidence: list[EvidenceOut]
     url: str = Field(description="The article's page.")
-    summary_markdown: str = Field(description="Title, confidence, summary, first fix step, link.")
+    summary_markdown: str = Field(
+        description="Title with the link, confidence, summary and the whole first fix step "
+        "(code blocks included): postable as it is."
+    )
+    fix_markdown: str = Field(description="The article's whole fix, in the asked language.")
     layer: str = Field(
         description="Where the fault lives: hardware, cluster, environment, framework, user-code."
     )
@@ -120,15 +124,64 @@ class InputOut(BaseModel):
 
 
 class MatchResponse(BaseModel):
-    """``errkb match --json`` plus links, summaries and the stored match event."""
+    """The `errkb match --json` shape plus links, summaries, the fix and the stored result."""
 
     matches: list[MatchOut]
     events: list[EventOut]
     unknown: bool
     input: InputOut
-    match_event_id: int | None = Field(description="For feedback; null if it was not stored.")
+    match_event_id: int | None = Field(description="The stored event; null if it was not stored.")
+    result_url: str | None = Field(
+        description="The analysed log's page (highlighted lines, per-rank table, feedback "
+        "buttons); null if the event was not stored."
+    )
+    answer_text: str = Field(description="The plain-text answer, as curl would print it.")
+    hints: list[str] = Field(
+        description="How the log could be sent better, e.g. when `curl -d` stripped its newlines."
+    )
     lang: Lang
     kb_revision: str
+
+
+class SlackMessage(BaseModel):
+    """`?format=slack`: Block Kit, posted as it is (chat.postMessage, a webhook, a reply)."""
+
+    text: str = Field(description="The notification fallback.")
+    blocks: list[dict[str, Any]] = Field(description="Header, sections, context, buttons.")
+
+
+class FeishuMessage(BaseModel):
+    """`?format=feishu`: a Feishu/Lark custom bot's interactive card."""
+
+    msg_type: Literal["interactive"]
+    card: dict[str, Any]
+
+
+class DingTalkMarkdown(BaseModel):
+    title: str
+    text: str
+
+
+class DingTalkMessage(BaseModel):
+    """`?format=dingtalk`: a DingTalk custom robot's markdown message."""
+
+    msgtype: Literal["markdown"]
+    markdown: DingTalkMarkdown
+
+
+class WeComMarkdown(BaseModel):
+    content: str = Field(description="At most 4,096 bytes of UTF-8.")
+
+
+class WeComMessage(BaseModel):
+    """`?format=wecom`: a WeCom group robot's markdown message."""
+
+    msgtype: Literal["markdown"]
+    markdown: WeComMarkdown
+
+
+AnyMatchAnswer = MatchResponse | SlackMessage | FeishuMessage | DingTalkMessage | WeComMessage
+"""The JSON answers of ``POST /api/v1/match``, one per ``?format=``."""
 
 
 class LifecycleOut(BaseModel):
@@ -167,7 +220,7 @@ class VerificationOut(BaseModel):
     environment: dict[str, Any]
     environment_key: str = Field(
         description="Runs with the same key share an environment (Python minor, torch, CUDA, "
-        "GPU model and count, package versions): one row each in ``verifications``."
+        "GPU model and count, package versions): one row each in `verifications`."
     )
     started_at: datetime
     duration_s: float

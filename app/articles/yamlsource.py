@@ -4,6 +4,10 @@ pydantic reports errors by location (``signatures.error.2``); authors need a
 line. We keep PyYAML's node tree next to the data and walk it by location.
 Duplicate keys, which PyYAML silently resolves to the last one, are errors
 here: a repeated ``context:`` would hide half an article's signatures.
+Anchors and aliases are errors too (issue 24, item 7): nested aliases turn a
+681-byte file into an exponential walk (a "billion laughs"), which stalled
+lint, start-up and reload for 100 s. Articles never need them, so the first
+``&name`` or ``*name`` stops the parse with its line, before any walk.
 """
 
 from __future__ import annotations
@@ -76,9 +80,23 @@ def _duplicate_key(node: yaml.Node) -> YamlProblem | None:
     return None
 
 
+class _PlainLoader(yaml.SafeLoader):
+    """A SafeLoader that refuses anchors and aliases as it composes, node by node."""
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+            mark = event.start_mark
+            raise YamlProblem(mark.line + 1 if mark is not None else None, _NO_ALIASES)
+        return super().compose_node(parent, index)
+
+
+_NO_ALIASES = "YAML anchors and aliases (&name, *name) are not allowed in articles"
+
+
 def parse_yaml(text: str) -> YamlDocument:
     """Parse one YAML document that must be a mapping; raise YamlProblem otherwise."""
-    loader = yaml.SafeLoader(text)
+    loader = _PlainLoader(text)
     try:
         root = loader.get_single_node()
         if not isinstance(root, yaml.MappingNode):

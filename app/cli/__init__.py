@@ -14,7 +14,7 @@ import sys
 
 import typer
 
-from app.cli import database, knowledge, serving, tokens, writing
+from app.cli import agents, database, knowledge, serving, tokens, writing
 from app.cli.common import EXIT_ERROR, EXIT_OK
 from app.errors import ErrkbError
 from app.verify.cli import verify_cli
@@ -37,12 +37,16 @@ COMMANDS = (
     ("schema", knowledge.schema),
     ("serve", serving.serve),
     ("report", serving.report),
+    ("run", serving.run),
+    ("mcp", agents.mcp),
     ("version", serving.version),
     ("new", writing.new_article),
     ("dryrun", writing.dryrun),
 )
+# ``errkb run -- CMD ARGS``: the command's own options are not errkb's.
+_PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True}
 for _name, _command in COMMANDS:
-    cli.command(_name)(_command)
+    cli.command(_name, context_settings=_PASS_THROUGH if _name == "run" else None)(_command)
 cli.add_typer(verify_cli, name="verify")
 cli.add_typer(writing.feedback_cli, name="feedback")
 

@@ -1,11 +1,17 @@
-"""Running and reaching a server: ``errkb config``, ``serve``, ``report`` and ``version``."""
+"""Running and reaching a server: ``errkb config``, ``serve``, ``report``, ``run``, ``version``.
+
+``report`` and ``run`` are the job hooks; they are ``errkb-client``'s (the
+stdlib-only distribution in clients/python), so a training node that installs
+only the client gets the same behaviour.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
+from errkb_client import DEFAULT_TAIL_BYTES, DEFAULT_URL
+from errkb_client.cli import main as hook_main
 
 from app.cli.common import EXIT_OK, settings_from
 
@@ -66,12 +72,10 @@ def serve(
 
 
 def report(
-    file: Annotated[Path, typer.Argument(help="The job's log file.")],
-    url: Annotated[str, typer.Option(envvar="ERRKB_URL", help="errkb's base URL.")] = (
-        "http://127.0.0.1:8000"
-    ),
+    file: Annotated[str, typer.Argument(help="The job's log file, or - for standard input.")],
+    url: Annotated[str, typer.Option(envvar="ERRKB_URL", help="errkb's base URL.")] = (DEFAULT_URL),
     tail_bytes: Annotated[int, typer.Option(min=1024, help="Bytes from the end to send.")] = (
-        2 << 20
+        DEFAULT_TAIL_BYTES
     ),
     lang: Annotated[str | None, typer.Option(help="en or zh.")] = None,
     timeout: Annotated[
@@ -79,18 +83,32 @@ def report(
     ] = 20.0,
 ) -> None:
     """For a job's on-failure hook: send the log's tail, print the answer; always exit 0."""
-    from app.hook import report as send_report
-
-    try:
-        outcome = send_report(file, url=url, tail_bytes=tail_bytes, lang=lang, timeout_s=timeout)
-    except Exception as exc:  # a hook must never fail the job it reports on
-        typer.echo(f"errkb: report failed ({type(exc).__name__}); job unaffected", err=True)
-        raise typer.Exit(EXIT_OK) from None
-    if outcome.answer is not None:
-        typer.echo(outcome.answer)
-    if outcome.note is not None:
-        typer.echo(outcome.note, err=True)
+    hook_main(["report", file, *_hook_options(url, tail_bytes, lang, timeout)])
     raise typer.Exit(EXIT_OK)
+
+
+def run(
+    ctx: typer.Context,
+    url: Annotated[str, typer.Option(envvar="ERRKB_URL", help="errkb's base URL.")] = (DEFAULT_URL),
+    tail_bytes: Annotated[int, typer.Option(min=1024, help="Bytes from the end to send.")] = (
+        DEFAULT_TAIL_BYTES
+    ),
+    lang: Annotated[str | None, typer.Option(help="en or zh.")] = None,
+    timeout: Annotated[float, typer.Option(min=0.1, help="Seconds for the answer.")] = 20.0,
+) -> None:
+    """Run a command (errkb run -- torchrun ...); when it fails, print errkb's answer.
+
+    Its output passes through unchanged and its exit status is kept.
+    """
+    command = list(ctx.args)
+    status = hook_main(["run", *_hook_options(url, tail_bytes, lang, timeout), "--", *command])
+    raise typer.Exit(status)
+
+
+def _hook_options(url: str, tail_bytes: int, lang: str | None, timeout: float) -> list[str]:
+    """The shared options, passed on to errkb-client (one hook implementation for both)."""
+    options = ["--url", url, "--tail-bytes", str(tail_bytes), "--timeout", str(timeout)]
+    return [*options, "--lang", lang] if lang in ("en", "zh") else options
 
 
 def version() -> None:

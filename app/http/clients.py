@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Literal, get_args
 
 ClientKind = Literal["api", "curl", "web", "cli", "bot"]
-Format = Literal["json", "text"]
+Format = Literal["json", "text", "slack", "feishu", "dingtalk", "wecom"]
 FORMATS: tuple[Format, ...] = get_args(Format)
 """The answer formats, listed once: ``?format=`` takes them, ``app.api.answers`` renders each."""
 LANGS = ("en", "zh")

@@ -15,11 +15,20 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from app.matching.ambiguity import general_first
 from app.matching.decode import decode, decode_text
 from app.matching.environment import detect_versions
 from app.matching.events import extract_events
 from app.matching.events_model import Event
 from app.matching.excerpt import excerpt_lines
+from app.matching.fragments import (
+    Reading,
+    capped,
+    fallback_events,
+    folded_scores,
+    fragment_scores,
+    is_fragment,
+)
 from app.matching.fuzzy import candidates, similarities
 from app.matching.index import SignatureIndex
 from app.matching.normalize import signature_text
@@ -66,7 +75,13 @@ def match_text(
     hits = hits | index.scan(_event_blob(events).encode())
     versions = {**detect_versions(lines[:VERSION_LINES]), **options.env}
     scored = [_score_event(i, e, index, hits, versions) for i, e in enumerate(events)]
+    if is_fragment(events):
+        scored = fragment_scores(scored, events)
     matches = _rank(scored, index, options)
+    if not matches:  # nothing matched: look again for what a paste may have left out
+        reading = Reading(lines, numbers, events, hits, index)
+        events, redactions, scored = _fallback(reading, events, redactions, versions)
+        matches = _rank(scored, index, options)
     stats = InputStats(bytes=len(data), lines=total_lines, redactions=redactions)
     windows = _windows(matches, events, lines, numbers, notes) if options.windows else {}
     return MatchResult(tuple(matches), tuple(events), stats, versions, tuple(notes), windows)
@@ -140,6 +155,31 @@ def _redact_events(events: Sequence[Event]) -> tuple[list[Event], int]:
     return cleaned, len(redacted.redactions)
 
 
+def _fallback(
+    reading: Reading, events: list[Event], redactions: int, versions: Mapping[str, str]
+) -> tuple[list[Event], int, list[list[Scored]]]:
+    """Events and scores from ``fragments.py``: new lines after the events, readings in place."""
+    found = fallback_events(reading)
+    added = [f for f in found if f.replaces is None]
+    extra, more = _redact_events([f.event for f in added])
+    placed = [
+        (len(events) + i, dataclasses.replace(f, event=e))
+        for i, (f, e) in enumerate(zip(added, extra, strict=True))
+    ]
+    placed += [(f.replaces, f) for f in found if f.replaces is not None]
+    events = [*events, *extra]
+    scored: list[list[Scored]] = [[] for _ in events]
+    hits = reading.hits | reading.index.scan(_event_blob([f.event for _, f in placed]).encode())
+    for at, item in placed:
+        events[at] = item.event
+        if item.folded:
+            scored[at] = folded_scores(item, reading.index)
+        else:
+            plain = _score_event(at, item.event, reading.index, hits, versions)
+            scored[at] = [capped(s, item) for s in plain]
+    return events, redactions + more, scored
+
+
 def _event_blob(events: Sequence[Event]) -> str:
     return "\n".join(f"{e.context}\n{e.text}\n{e.error_text}" for e in events)
 
@@ -164,7 +204,7 @@ def _score_event(
         )
         if result is not None:
             found.append(result)
-    return found
+    return general_first(found, event, index) if len(found) > 1 else found
 
 
 def _rank(

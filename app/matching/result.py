@@ -13,7 +13,7 @@ from typing import Literal
 
 from app.matching.events_model import Event
 
-EvidenceKind = Literal["error", "context", "log-context", "fuzzy", "environment"]
+EvidenceKind = Literal["error", "context", "log-context", "fuzzy", "environment", "note"]
 Confidence = Literal["high", "medium", "low"]
 
 

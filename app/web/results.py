@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hmac
 import logging
-import secrets
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,17 +29,17 @@ from app.http.errors import HttpError
 from app.http.state import Services
 from app.matching.decode import is_blank
 from app.matching.pipeline import MatchOptions
+from app.service.result_views import build_view, store_view
 from app.service.runner import Answer, Ask
 from app.store.authoring import find_cluster
 from app.store.engine import reader
-from app.store.match_events import attach_view, record_feedback
+from app.store.match_events import record_feedback
 from app.store.stats import get_match_event
 from app.web.guard import cross_origin, token_matches
 from app.web.i18n import refusal
 from app.web.nearest import nearest
 from app.web.pages import message_page, page_lang, render
 from app.web.result_page import result_context
-from app.web.view import build_view
 
 log = logging.getLogger(__name__)
 TOP_K = 5
@@ -114,21 +113,11 @@ async def _store_and_redirect(
 ) -> Response:
     key = None
     if answer.match_event_id is not None:
-        try:
-            key = await run_in_threadpool(
-                _attach, services.engine, answer.match_event_id, view, secrets.token_urlsafe(12)
-            )
-        except StoreError as exc:
-            log.warning("result view not stored: %s", type(exc.__cause__ or exc).__name__)
+        key = await run_in_threadpool(store_view, services.engine, answer.match_event_id, view)
     if key is None:
         context = result_context(request, services.kb.current, view, None)
         return render(request, "result.html", context)
     return RedirectResponse(f"/r/{answer.match_event_id}/{key}", status_code=303)
-
-
-def _attach(engine: Engine, event_id: int, view: dict[str, Any], key: str) -> str | None:
-    with Session(engine) as session:
-        return attach_view(session, match_event_id=event_id, view=view, key=key)
 
 
 def _stored_view(engine: Engine, event_id: int, key: str) -> dict[str, Any] | None:

@@ -54,12 +54,17 @@ def test_every_form_gives_the_same_answer(client: TestClient, form: str) -> None
 def test_answer_is_the_cli_json_shape_plus_links(client: TestClient) -> None:
     body = client.post("/api/v1/match", json={"text": TRACEBACK}).json()
     assert set(body) == {"matches", "events", "unknown", "input", "match_event_id", "lang"} | {
-        "kb_revision"
+        "kb_revision",
+        "result_url",
+        "answer_text",
+        "hints",
     }
     assert set(body["matches"][0]) == {
         "article_id", "score", "confidence", "title", "event_index", "evidence", "url",
-        "summary_markdown", "layer", "layer_note",
+        "summary_markdown", "fix_markdown", "layer", "layer_note",
     }  # fmt: skip
+    assert body["result_url"].startswith("http://testserver/r/")
+    assert body["answer_text"].startswith("errkb: Sample failure [sample-error]")
     assert set(body["input"]) == {"bytes", "lines", "redactions"}
 
 
@@ -94,8 +99,10 @@ def test_plain_text_answer_is_a_few_lines(client: TestClient) -> None:
     assert lines[0].startswith("errkb: Sample failure [sample-error] — confidence high")
     assert lines[1] == "cause: A failure used by the tests."
     assert lines[2] == "Fix: Feed it less:"
-    assert lines[3] == "see: http://testserver/articles/sample-error"
-    assert len(lines) <= 5
+    assert lines[3] == "    feed(1)"  # the step's code, indented: it survives a job log
+    assert lines[4] == "see: http://testserver/articles/sample-error"
+    assert lines[5].startswith("result: http://testserver/r/")  # the last line is the link
+    assert len(lines) == 6
 
 
 def test_unknown_log_says_so_in_text_and_lands_on_the_unmatched_list(client: TestClient) -> None:
@@ -250,3 +257,36 @@ def test_c7_an_empty_blank_or_nul_log_is_422_and_stores_nothing(
     assert response.status_code == 422
     assert response.json()["error"]["message"] == "the log is empty"
     assert "errkb_matches_total{" not in client.get("/metrics").text
+
+
+def test_curl_d_stripped_newlines_get_a_hint_and_still_an_answer(client: TestClient) -> None:
+    """``curl -d @train.log`` drops CR and LF: the lines are put back and the user is told."""
+    flat = TRACEBACK.replace("\n", "").encode()
+    form = {"Content-Type": "application/x-www-form-urlencoded", "User-Agent": "curl/8.5.0"}
+    text = client.post("/api/v1/match", content=flat, headers=form).text
+    lines = text.splitlines()
+    assert lines[0].startswith("errkb: your client stripped the log's newlines")
+    assert "--data-binary" in lines[0]
+    assert lines[1].startswith("errkb: Sample failure [sample-error]")
+    body = client.post(
+        "/api/v1/match", content=flat, headers={**form, "Accept": "application/json"}
+    )
+    assert body.json()["hints"] == [lines[0].removeprefix("errkb: ")]
+    as_json = {**form, "Accept": "application/json"}
+    kept = client.post("/api/v1/match", content=TRACEBACK.encode(), headers=as_json).json()
+    assert kept["hints"] == []  # newlines present: nothing was stripped
+
+
+@pytest.mark.parametrize(
+    "flat",
+    [
+        b"step 1 loss 2.0",
+        b"a=1&b=2&text=" + b"x" * 100,
+        b'no traceback here, just a long sentence that mentions File "x" once ' * 2,
+    ],
+)
+def test_a_short_or_ordinary_form_body_gets_no_hint(client: TestClient, flat: bytes) -> None:
+    form = {"Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"}
+    answer = client.post("/api/v1/match", content=flat, headers=form)
+    assert answer.status_code == 200
+    assert answer.json()["hints"] == [] or b'File "' in flat

@@ -21,7 +21,7 @@ KB = Path(__file__).resolve().parents[2] / "kb"
 TABLE = [
     ("out of memory", "cuda-oom"),
     ("CUDA out of memory. Tried to allocate 2.00 GiB", "cuda-oom"),
-    ("oom", "cuda-oom"),
+    ("cuda oom", "cuda-oom"),
     ("显存", "cuda-oom"),
     ("显存不足", "cuda-oom"),
     ("nccl timeout", "nccl-timeout"),
@@ -49,7 +49,7 @@ TABLE = [
     ("浮点类型", "dtype-mismatch"),
     ("flash attention undefined symbol", "flash-attn-import"),
     ("modified by an inplace operation", "inplace-modified"),
-    ("原地修改", "inplace-modified"),
+    ("backward 之前被原地修改", "inplace-modified"),
     ("Cannot copy out of meta tensor", "meta-tensor"),
     ("ncclSystemError unhandled system error", "nccl-system-error"),
     ("does not require grad and does not have a grad_fn", "no-grad-fn"),

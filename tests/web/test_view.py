@@ -7,8 +7,8 @@ import pytest
 from app.matching.pipeline import WHOLE_LOG_LIMIT, MatchOptions, match_text
 from app.matching.windows import MAX_WINDOW_LINES
 from app.service.kb import LiveKb, prepare_valid_kb
+from app.service.result_views import build_view
 from app.web.present import Segment, log_rows, rank_rows
-from app.web.view import build_view
 from tests.api.conftest import TRACEBACK
 from tests.kbfactory import write_kb
 

@@ -12,8 +12,8 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query
 from starlette.concurrency import run_in_threadpool
 
-from app.api.answers import article_url
 from app.api.deps import BaseUrlDep, ServicesDep
+from app.api.reply import article_url
 from app.api.schemas import (
     ArticleBrief,
     ArticleList,
@@ -74,7 +74,7 @@ async def list_articles(
     state: Annotated[LifecycleState | None, Query(description="Only this lifecycle state.")] = None,
     lang: LangQuery = None,
 ) -> ArticleList:
-    """Filter by library, tag and lifecycle state; ``q`` searches the texts of both languages."""
+    """Filter by library, tag and lifecycle state; `q` searches the texts of both languages."""
     kb = services.kb.current.kb
     found = search_articles(
         (loaded.article for loaded in kb.articles.values()), library=library, tag=tag, query=q
@@ -95,7 +95,7 @@ async def get_article(
     article_id: Annotated[str, Path(max_length=128)],
     lang: LangQuery = None,
 ) -> ArticleOut:
-    """One article in both languages (or ``lang``), its last verification and its statistics."""
+    """One article in both languages (or `lang`), its last verification and its statistics."""
     page = await run_in_threadpool(
         article_page,
         services.engine,

@@ -1,8 +1,9 @@
 """What users teach the KB: ``POST /api/v1/feedback`` and ``GET /api/v1/unmatched``.
 
-Feedback comments are free text and may quote a log: they are redacted
-before they are stored (target A5). The unmatched list is the KB's to-do
-list: error events that matched nothing, grouped by fingerprint.
+Feedback comments are free text and may quote a log: they are decoded like a
+paste (ANSI colours and control sequences gone, so a coloured secret is seen
+whole) and redacted before they are stored (target A5). The unmatched list is
+the KB's to-do list: error events that matched nothing, grouped by fingerprint.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from app.api.schemas import (
 )
 from app.errors import InputError
 from app.http.errors import HttpError
+from app.matching.decode import decode_text
 from app.matching.redact import redact
 from app.store.engine import reader
 from app.store.match_events import list_unmatched, record_feedback
@@ -33,7 +35,7 @@ router = APIRouter(tags=["learning"], max_body_size=SMALL_BODY)
 
 
 def _store_feedback(engine: Engine, given: FeedbackIn) -> int:
-    comment = redact(given.comment).text if given.comment else None
+    comment = redact(decode_text(given.comment).text).text if given.comment else None
     with Session(engine) as session:
         return record_feedback(
             session,

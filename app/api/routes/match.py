@@ -12,13 +12,19 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
+from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
-from app.api.answers import respond
+from app.api.answers import Rendered, respond
 from app.api.deps import BaseUrlDep, RateLimited, RunnerDep, ServicesDep
+from app.api.examples import match_examples
 from app.api.match_request import read_ask
-from app.api.schemas import Lang, MatchRequest, MatchResponse, errors
+from app.api.reply import build_reply, result_url
+from app.api.schemas import AnyMatchAnswer, Lang, MatchRequest, errors
 from app.http.clients import Format, answer_format
+from app.http.state import Services
+from app.service.result_views import build_view, store_view
+from app.service.runner import Answer
 
 REQUEST_BODY: dict[str, Any] = {
     "required": True,
@@ -41,9 +47,11 @@ REQUEST_BODY: dict[str, Any] = {
 }
 RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {
-        "model": MatchResponse,
-        "description": "JSON for programs and bots; a few lines of text for curl and job hooks.",
-        "content": {"text/plain": {"schema": {"type": "string"}}},
+        "model": AnyMatchAnswer,
+        "description": "JSON for programs (`?format=json`), a chat platform's message body "
+        "(`?format=slack|feishu|dingtalk|wecom`), or a few lines of text for curl and job hooks "
+        "(`?format=text`).",
+        "content": match_examples(),
     },
     **errors(400, 408, 413, 415, 422, 429, 503),
 }
@@ -76,7 +84,26 @@ async def match(
 ) -> Response:
     """JSON, raw text (gzip welcome) or a multipart file; see the request body's types."""
     with runner.admission() as admission:
-        ask = await read_ask(request, services, admission.grow, lang=lang, top_k=top_k)
+        ask, hints = await read_ask(request, services, admission.grow, lang=lang, top_k=top_k)
         answer = await runner.answer(ask, admission)
     fmt = answer_format(format, request.headers.get("accept"), ask.client_kind)
-    return respond(answer, fmt=fmt, lang=ask.options.lang, base_url=base_url)
+    link = await result_link(services, answer, ask.options.lang, base_url)
+    reply = build_reply(
+        answer.result,
+        answer.live,
+        lang=ask.options.lang,
+        base_url=base_url,
+        result_link=link,
+        hints=hints,
+    )
+    rendered = Rendered(answer.result, reply, answer.live.revision, answer.match_event_id)
+    return respond(rendered, fmt=fmt)
+
+
+async def result_link(services: Services, answer: Answer, lang: str, base_url: str) -> str | None:
+    """The stored result page of this answer (``/r/<id>/<key>``), when it was stored."""
+    if answer.match_event_id is None:
+        return None
+    view = build_view(answer.result, lang=lang, kb_revision=answer.live.revision)
+    key = await run_in_threadpool(store_view, services.engine, answer.match_event_id, view)
+    return result_url(base_url, answer.match_event_id, key)
