@@ -50,3 +50,9 @@ def tighten(text: str, before: str, after: str) -> str:
     if after and is_cjk(after[0]) and is_cjk(core[-1]):
         text = text.rstrip(" \t")
     return text
+
+
+def typeset(text: str) -> str:
+    """Plain text (a title, a summary) as Chinese reads it: wrapped lines joined, no space
+    between two CJK characters."""
+    return tighten(join_wrapped(text), "", "")

@@ -20,7 +20,7 @@ from starlette.responses import HTMLResponse
 
 from app.http.clients import LANGS
 from app.http.deps import get_services
-from app.web.cjk import join_wrapped
+from app.web.cjk import typeset
 from app.web.guard import csrf_token, set_csrf_cookie
 from app.web.i18n import LANG_COOKIE, LANG_NAMES, choose_lang, refusal, words
 from app.web.markdown import render_markdown
@@ -42,7 +42,7 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters["markdown"] = _markdown
-    env.filters["cjk"] = join_wrapped
+    env.filters["cjk"] = typeset
     env.filters["num"] = _number
     env.filters["ranks"] = rank_ranges
     return env

@@ -23,7 +23,7 @@ from app.http.deps import ServicesDep
 from app.matching.pipeline import MatchOptions, match_text
 from app.service.article_states import article_lifecycles
 from app.service.kb import LiveKb
-from app.web.cjk import join_wrapped
+from app.web.cjk import typeset
 from app.web.pages import page_lang, render
 
 ERROR_LINE = re.compile(r"(?:[A-Z]\w*(?:Error|Exception|Exit)\b|\berror\b|\bfailed\b).{8,}", re.I)
@@ -82,8 +82,8 @@ async def article_list(request: Request, services: ServicesDep) -> Response:
     items = [
         Item(
             hit.article,
-            marked(join_wrapped(hit.article.title.get(lang)), hit.terms),
-            marked(join_wrapped(hit.article.summary.get(lang)), hit.terms),
+            marked(typeset(hit.article.title.get(lang)), hit.terms),
+            marked(typeset(hit.article.summary.get(lang)), hit.terms),
             hit.article.id in recognised,
         )
         for hit in hits

@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.web.browse import cluster_message
-from app.web.cjk import join_wrapped
+from app.web.cjk import join_wrapped, typeset
 from app.web.i18n import MESSAGES
 from app.web.markdown import render_markdown
 from app.web.pages import rank_ranges
@@ -26,6 +26,7 @@ def test_wrapped_chinese_lines_join_without_a_space_and_code_keeps_its_lines() -
     assert "子组原地缩放，再 <code>step()</code>\nthen English" in html
     assert '<code class="language-text">中\n文\n</code>' in html
     assert join_wrapped("标题第一行\n  第二行\nword\n行") == "标题第一行第二行\nword\n行"
+    assert typeset("显存 不足。 下一句\n接着, English 词") == "显存不足。下一句接着, English 词"
 
 
 def test_spaces_written_around_emphasis_between_chinese_characters_go() -> None:
