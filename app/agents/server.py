@@ -54,13 +54,13 @@ def build_server(live: LiveKb, *, base_url: str) -> MCPServer:
     def get_article(article_id: str, lang: str = "en") -> dict[str, Any]:
         """One article: title, summary, cause, fix (Markdown), references, layer, libraries."""
         loaded = live.kb.articles.get(article_id)
-        if loaded is None:
+        if loaded is None or loaded.article.status == "draft":  # drafts stay private
             raise ValueError(f"no article {article_id!r}; search_articles lists the ids")
         return _article(loaded.article, _lang(lang), base_url)
 
     @server.tool()
     def search_articles(query: str, lang: str = "en", limit: int = 10) -> list[dict[str, str]]:
-        """Articles whose text (either language) holds every word of ``query``."""
+        """Articles that hold words of ``query`` (either language), best first (BM25F)."""
         chosen = _lang(lang)
         everything = [loaded.article for loaded in live.kb.articles.values()]
         found = find_articles(everything, query=query)[: max(1, min(50, limit))]

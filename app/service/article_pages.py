@@ -44,10 +44,12 @@ def article_page(
 ) -> ArticlePage | None:
     """The page of ``article_id`` in the KB ``live``, or None when it has no such article.
 
+    A draft has no page (issue 21): it is unfinished and may hold unreviewed samples.
+
     Blocking (database reads): the HTTP layers run it in a worker thread.
     """
     loaded = live.kb.articles.get(article_id) if is_valid_article_id(article_id) else None
-    if loaded is None:
+    if loaded is None or loaded.article.status == "draft":
         return None
     runs, stats = _recorded(engine, article_id)
     states = article_lifecycles(engine, live, stale_after_days=stale_after_days)

@@ -39,6 +39,7 @@ def build_view(result: MatchResult, *, lang: str, kb_revision: str) -> dict[str,
         "kb_revision": kb_revision,
         "input": vars(result.input).copy(),
         "notes": list(result.notes),
+        "versions": dict(result.versions),
         "matches": [match.to_json() for match in result.matches],
         "events": [_event(event) for event in result.events[:MAX_EVENTS]],
         "windows": {

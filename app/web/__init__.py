@@ -15,7 +15,6 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
 from app.web.browse import (
-    article_list,
     article_page,
     cluster_draft_page,
     paste_page,
@@ -23,6 +22,7 @@ from app.web.browse import (
 )
 from app.web.pages import STATIC
 from app.web.results import feedback_form, match_form, permalink
+from app.web.search_page import article_list
 
 SMALL_FORM = 16 * 1024
 STATIC_CACHE = "public, max-age=3600"

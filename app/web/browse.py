@@ -8,7 +8,6 @@ never the article.
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -19,7 +18,6 @@ from starlette.responses import Response
 
 from app.articles.lifecycle import Lifecycle
 from app.articles.model import Article
-from app.articles.search import MAX_QUERY, search_articles
 from app.authoring.scaffold import Seed, scaffold, suggest_id
 from app.errors import InputError, StoreError
 from app.http.deps import ServicesDep
@@ -39,40 +37,15 @@ ENV_KEYS = ("python", "torch", "cuda", "gpu_model", "gpu_count", "cuda_driver", 
 
 
 def _articles(services: Services) -> list[Article]:
-    return [loaded.article for loaded in services.kb.current.kb.articles.values()]
+    """The public articles (drafts stay private, issue 21)."""
+    articles = services.kb.current.kb.articles.values()
+    return [x.article for x in articles if x.article.status != "draft"]
 
 
 async def paste_page(request: Request, services: ServicesDep) -> Response:
     """``GET /``: the text area, the file field, the language switch, the privacy note."""
     examples = sorted(_articles(services), key=lambda a: a.id)[:8]
     return render(request, "paste.html", {"error": "", "examples": examples})
-
-
-def _facets(articles: list[Article]) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
-    libraries = Counter(lib for a in articles for lib in a.libraries)
-    tags = Counter(tag for a in articles for tag in a.tags)
-    return sorted(libraries.items()), sorted(tags.items())
-
-
-async def article_list(request: Request, services: ServicesDep) -> Response:
-    """``GET /articles``: filter by library and tag; ``q`` in either language."""
-    params = request.query_params
-    library = (params.get("library") or "")[:64] or None
-    tag = (params.get("tag") or "")[:64] or None
-    query = (params.get("q") or "")[:MAX_QUERY]
-    everything = _articles(services)
-    found = search_articles(everything, library=library, tag=tag, query=query or None)
-    libraries, tags = _facets(everything)
-    context = {
-        "articles": found,
-        "states": await _lifecycles(services),
-        "libraries": libraries,
-        "tags": tags,
-        "library": library or "",
-        "tag": tag or "",
-        "q": query,
-    }
-    return render(request, "articles.html", context)
 
 
 def _run(run: VerificationRun) -> dict[str, Any]:
@@ -125,10 +98,19 @@ def _clusters(engine: Engine) -> list[UnmatchedCluster] | None:
         return None
 
 
+def cluster_message(exception: str, sample: str, limit: int = 200) -> str:
+    """The error line of a cluster's sample (``ValueError: ...``), so the list says what broke."""
+    lines = [line.strip() for line in sample.splitlines() if line.strip()]
+    named = [line for line in lines if exception and exception in line and ":" in line]
+    line = (named or lines or [exception])[-1]
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
 async def unmatched_page(request: Request, services: ServicesDep) -> Response:
-    """``GET /unmatched``: the clusters of unknown errors, most frequent first."""
+    """``GET /unmatched``: the clusters of unknown errors, most frequent first, with messages."""
     clusters = await run_in_threadpool(_clusters, services.engine)
-    return render(request, "unmatched.html", {"clusters": clusters or [], "down": clusters is None})
+    rows = [(c, cluster_message(c.exception, c.sample)) for c in clusters or []]
+    return render(request, "unmatched.html", {"clusters": rows, "down": clusters is None})
 
 
 def _seed(services: Services, fingerprint: str) -> Seed | None:

@@ -31,11 +31,13 @@ from app.matching.decode import is_blank
 from app.matching.pipeline import MatchOptions
 from app.service.result_views import build_view, store_view
 from app.service.runner import Answer, Ask
+from app.store.authoring import find_cluster
 from app.store.engine import reader
 from app.store.match_events import record_feedback
 from app.store.stats import get_match_event
 from app.web.guard import cross_origin, token_matches
 from app.web.i18n import refusal
+from app.web.nearest import nearest
 from app.web.pages import message_page, page_lang, render
 from app.web.result_page import result_context
 
@@ -89,11 +91,21 @@ async def match_form(request: Request, services: ServicesDep) -> Response:
             options = MatchOptions(lang=lang, top_k=TOP_K, windows=True)
             answer = await services.runner.answer(Ask(data, options, "web"), admission)
             view = build_view(answer.result, lang=lang, kb_revision=answer.live.revision)
+            view["input"]["lines"] = line_count(data)
+            if not answer.result.matches:
+                view |= await run_in_threadpool(nearest, answer.live, data, answer.result, lang)
     except HttpError as exc:
         return _paste_again(request, exc.status, exc.message, exc.headers)
     except Busy as exc:
         return _paste_again(request, 503, str(exc), {"Retry-After": str(exc.retry_after)})
     return await _store_and_redirect(request, services, answer, view)
+
+
+def line_count(data: bytes) -> int:
+    """Lines as a reader counts them: a final newline ends the last line, it starts none."""
+    if not data:
+        return 0
+    return data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
 
 
 async def _store_and_redirect(
@@ -125,9 +137,22 @@ async def permalink(request: Request, services: ServicesDep) -> Response:
         return message_page(request, 404, "not_found", lead_key="not_found_lead")
     event_id, key, view = found
     link = f"/r/{event_id}/{key}"
-    context = result_context(request, services.kb.current, view, link)
+    seen = None
+    if not view.get("matches") and view.get("fingerprint"):
+        seen = await run_in_threadpool(_seen, services.engine, str(view["fingerprint"]))
+    context = result_context(request, services.kb.current, view, link, seen=seen)
     context["thanks"] = request.query_params.get("thanks") == "1"
     return render(request, "result.html", context)
+
+
+def _seen(engine: Engine, fingerprint: str) -> int | None:
+    """How often this unknown error has been seen (None when the store cannot say)."""
+    try:
+        with Session(reader(engine)) as session:
+            cluster = find_cluster(session, fingerprint=fingerprint)
+    except StoreError:
+        return None
+    return cluster.count if cluster is not None else None
 
 
 async def _lookup(request: Request, services: Services) -> tuple[int, str, dict[str, Any]] | None:

@@ -110,6 +110,7 @@ def test_unknown_log_says_so_in_text_and_lands_on_the_unmatched_list(client: Tes
     for _ in range(3):
         text = client.post("/api/v1/match", content=UNKNOWN, headers={"User-Agent": "curl/8"}).text
     assert text.startswith("errkb: no known article matches this log (1 error event(s); first:")
+    assert text.rstrip().endswith("to-do list: http://testserver/unmatched")  # the page (issue 21)
     clusters = client.get("/api/v1/unmatched").json()["clusters"]
     assert len(clusters) == 1
     assert clusters[0]["count"] == 3
