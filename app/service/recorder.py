@@ -60,6 +60,8 @@ class Sighting:
     idempotency_key: str | None = None
     idempotency_body: str | None = None  # sha256 of the body the key came with
     unmatched_exception: str | None = None  # set when events were found but none matched
+    view: dict[str, Any] | None = None  # the result page's view, stored with the event
+    view_key: str | None = None  # its permalink key: /r/<id>/<key>
 
 
 def cut(text: str, limit: int) -> str:
@@ -140,6 +142,8 @@ def _row(sighting: Sighting, seen_at: datetime) -> dict[str, Any]:
         "kb_revision": sighting.kb_revision,
         "idempotency_key": sighting.idempotency_key,
         "idempotency_body": sighting.idempotency_body,
+        "view": sighting.view,
+        "view_key": sighting.view_key,
         "created_at": seen_at,
     }
     if sighting.unmatched_exception is not None:

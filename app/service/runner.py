@@ -54,6 +54,7 @@ from app.service.kb import LiveKb
 from app.service.metrics import Metrics
 from app.service.recorder import Recorder, sighting_of
 from app.service.reload import KbHolder
+from app.service.result_views import build_view
 
 INLINE_BYTES = 64 * 1024
 CACHE_ENTRIES = 256
@@ -88,6 +89,7 @@ class Answer:
     match_event_id: int | None
     source: Source = "computed"
     duration_ms: float = 0.0
+    view_key: str | None = None  # the stored result page's key, when stored with the event
 
 
 class Admission:
@@ -287,7 +289,16 @@ class MatchRunner:
                 idempotency_key=ask.idempotency_key,
                 idempotency_body=ask.idempotency_body,
             )
+            if ask.options.windows and ask.idempotency_key is None:
+                # The page's view goes in with the event: one write, off the request's path.
+                # (A retried idempotent request may find an earlier event: its view is attached
+                # by result_views.store_view, which returns the key that event already has.)
+                view = build_view(result, lang=ask.options.lang, kb_revision=live.revision)
+                key = secrets.token_urlsafe(12)
+                sighting = replace(sighting, view=view, view_key=key)
             event_id = await self.recorder.record(sighting)
+            stored_key = sighting.view_key if event_id is not None else None
+            return Answer(result, live, event_id, "computed", elapsed, stored_key)
         return Answer(result, live, event_id, "computed", elapsed)
 
     async def _run(

@@ -70,9 +70,13 @@ def _insert_match_event(
     kb_revision: str,
     idempotency_key: str | None = None,
     idempotency_body: str | None = None,
+    view: dict[str, Any] | None = None,
+    view_key: str | None = None,
     created_at: datetime | None = None,
 ) -> int:
     values = {
+        "view": view,
+        "view_key": view_key,
         "created_at": aware(created_at or utcnow(), "created_at"),
         "fingerprint": fingerprint,
         "excerpt": excerpt,

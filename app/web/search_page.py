@@ -74,7 +74,9 @@ async def article_list(request: Request, services: ServicesDep) -> Response:
     lang = page_lang(request)
     live = services.kb.current
     public = [x.article for x in live.kb.articles.values() if x.article.status != "draft"]
-    hits = rank_articles(public, library=library, tag=tag, query=query or None)
+    hits = await run_in_threadpool(
+        rank_articles, public, library=library, tag=tag, query=query or None
+    )
     recognised: list[str] = []
     if query and looks_like_error(query) and not (library or tag):
         recognised = await run_in_threadpool(recognised_ids, live, query, lang)

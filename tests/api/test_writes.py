@@ -352,8 +352,8 @@ def test_a5_feedback_comments_are_stored_decoded_and_redacted(db_client: TestCli
     """A comment copied from a terminal: colours, a cursor move and a title sequence."""
     token = "hf_" + "Zq8" * 11 + "x"  # built here: no token-shaped literal in the file
     comment = f"see \x1b[2KHF_TOKEN=\x1b[1;33m{token}\x1b[0m \x1b]0;title\x07 done"
-    event = db_client.post("/api/v1/match", json={"text": TRACEBACK}).json()["match_event_id"]
-    sent = {"match_event_id": event, "verdict": "wrong", "comment": comment}
+    key = db_client.post("/api/v1/match", json={"text": TRACEBACK}).json()["result_key"]
+    sent = {"result_key": key, "verdict": "wrong", "comment": comment}
     assert db_client.post("/api/v1/feedback", json=sent).status_code == 201
     engine = db_client.app.state.services.engine  # type: ignore[attr-defined]
     with engine.connect() as conn:

@@ -147,7 +147,7 @@ def test_f10_g7_postgres_restarted_under_a_running_service(
     assert refused, "no write was refused while PostgreSQL was down"
     figures["write_refused_max_s"] = max(a.seconds for a in refused)
     assert figures["write_refused_max_s"] < 5, "writes did not fail fast"
-    assert {a.status for a in ledger.of("feedback")} <= {201, 503}
+    assert {a.status for a in ledger.of("feedback")} <= {200, 201, 503}  # 200: a verdict replaced
     assert {a.status for a in ledger.of("feedback", since=resumed_from)} == {201}
     assert ledger.of("match", since=resumed_from), "no traffic after the restart"
     check_database(url, ledger, in_flight=CLIENTS)

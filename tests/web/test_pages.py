@@ -249,7 +249,7 @@ def test_library_facets_keep_the_search_text(client: TestClient) -> None:
 
 def test_when_the_view_cannot_be_stored_the_answer_is_shown_anyway(client: TestClient) -> None:
     """Issue 4's rule on the page: a database failure costs the permalink, not the fix."""
-    with mock.patch("app.service.result_views.attach_view", side_effect=StoreError("down")):
+    with mock.patch("app.service.recorder.record_match_events", side_effect=StoreError("down")):
         answer = paste(client, TRACEBACK)
     assert answer.status_code == 200
     assert "Sample failure" in answer.text

@@ -136,6 +136,8 @@ async def result_link(services: Services, answer: Answer, lang: str, base_url: s
     """The stored result page of this answer (``/r/<id>/<key>``), when it was stored."""
     if answer.match_event_id is None:
         return None
+    if answer.view_key is not None:  # stored with the event by the runner
+        return result_url(base_url, answer.match_event_id, answer.view_key)
     view = build_view(answer.result, lang=lang, kb_revision=answer.live.revision)
     key = await run_in_threadpool(store_view, services.engine, answer.match_event_id, view)
     return result_url(base_url, answer.match_event_id, key)
