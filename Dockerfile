@@ -20,6 +20,7 @@ RUN pip install --no-cache-dir "uv==0.13.9" \
 
 WORKDIR /app
 COPY pyproject.toml uv.lock README.md ./
+COPY clients/python ./clients/python
 RUN uv sync --locked --no-dev --no-install-project
 COPY app ./app
 COPY migrations ./migrations

@@ -22,7 +22,7 @@ help:
 	@echo "make bench   run the matching and HTTP benchmarks (not part of make test)"
 	@echo "make soak    10-minute mixed load on SQLite, then on PostgreSQL if ERRKB_TEST_POSTGRES_URL is set"
 	@echo "make fuzz    10 minutes of atheris on decode, redact and the match pipeline (FUZZ_SECONDS)"
-	@echo "make repro-env  build .venv-repro/ (torch 2.13.0 CPU + the CPU repros' packages)"
+	@echo "make repro-env  build .venv-repro/<key>/: one environment per CPU repro package set (torch 2.13.0+cpu)"
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -55,7 +55,7 @@ clean:
 	rm -rf $(VENV) $(TOOLS) .pytest_cache .mypy_cache .ruff_cache
 
 repro-env: install-dev
-	ERRKB_PYTHON=$(BIN)/python PYTHON=$(PYTHON) bash scripts/repro-env.sh
+	$(BIN)/errkb verify envs --uv $(UV)
 
 bless: install-dev
 	$(BIN)/python -m tests.bless
@@ -64,6 +64,7 @@ BENCH_ARGS ?= --quick
 bench: install-dev
 	$(BIN)/python -m benchmarks.throughput $(BENCH_ARGS)
 	$(BIN)/python -m benchmarks.accuracy
+	$(BIN)/python -m benchmarks.shapes
 	$(BIN)/python -m benchmarks.http
 
 SOAK_MINUTES ?= 10

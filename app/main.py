@@ -9,6 +9,7 @@ own metrics registry, rate limiter, match cache and writer thread.
 from __future__ import annotations
 
 import gc
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -16,28 +17,30 @@ from fastapi import FastAPI
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from app import web
-from app.allocator import tune_malloc
 from app.api.routes import admin, articles, docs, health, learning, match, ops
 from app.http.bodies import BodyLimits
 from app.http.errors import install_error_handlers
 from app.http.middleware import RequestMiddleware
 from app.http.ratelimit import RateLimiter, parse_networks
-from app.kb import prepare_valid_kb
-from app.learning import Recorder
-from app.metrics import Metrics, make_metrics
-from app.previews import stored_event_review
-from app.runner import MatchRunner
-from app.services import KbHolder, Reloader, Services
+from app.http.state import Services
+from app.service.allocator import tune_malloc
+from app.service.kb import prepare_valid_kb
+from app.service.metrics import Metrics, make_metrics
+from app.service.previews import stored_event_review
+from app.service.recorder import Recorder
+from app.service.reload import KbHolder, Reloader
+from app.service.runner import MatchRunner
 from app.settings import Settings
 from app.store.engine import check_sqlite_placement, make_engine
 
 VERSION = "0.1.0"
+log = logging.getLogger(__name__)
 
 
 def _services(settings: Settings, metrics: Metrics) -> Services:
     """Load the KB (refusing a bad one), open the engine, build the runner."""
     check_sqlite_placement(settings.database_url.get_secret_value(), replicas=settings.replicas)
-    kb = KbHolder(prepare_valid_kb(settings.kb_path, index_dir=settings.index_dir))
+    kb = KbHolder(prepare_valid_kb(settings.kb_path, index_dir=settings.index_dir, snapshot=True))
     gc.freeze()  # the KB and index live forever: keep them out of every collection
     engine = make_engine(settings.database_url.get_secret_value())
     runner = MatchRunner(
@@ -80,6 +83,13 @@ def _services(settings: Settings, metrics: Metrics) -> Services:
     )
 
 
+HOST_LINKS = (
+    "ERRKB_PUBLIC_URL is unset and ERRKB_ALLOWED_HOSTS is empty: links in answers follow "
+    "each request's Host header; set ERRKB_PUBLIC_URL to the service's public URL"
+)
+"""Said at start-up (issue 24, item 8): a forged Host would otherwise steer answer links."""
+
+
 def create_app(settings: Settings) -> FastAPI:
     """Build the app; the KB and the database engine are set up at start-up.
 
@@ -90,6 +100,8 @@ def create_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if not settings.public_url and not settings.allowed_hosts:
+            log.warning(HOST_LINKS)
         services = _services(settings, metrics)
         app.state.services = services
         try:

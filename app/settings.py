@@ -7,6 +7,7 @@ is missing or when the README's settings table does not list it.
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -221,4 +222,15 @@ class Settings(BaseSettings):
     def _split_commas(cls, value: object) -> object:
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _networks(cls, value: list[str]) -> list[str]:
+        """Checked here, so `errkb config` refuses what `errkb serve` could not parse."""
+        for part in value:
+            try:
+                ipaddress.ip_network(part, strict=False)
+            except ValueError:
+                raise ValueError("each entry must be an IP address or a CIDR network") from None
         return value

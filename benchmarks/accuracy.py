@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from app.kb import LiveKb, prepare_valid_kb
 from app.matching.pipeline import match_text
+from app.service.kb import LiveKb, prepare_valid_kb
 from benchmarks.bm25 import BM25
 from benchmarks.common import REPO, machine, table
 from tests.logfixtures import LOGS, read_fixture

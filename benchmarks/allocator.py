@@ -1,4 +1,4 @@
-"""What fixing glibc's mmap threshold (``app/allocator.py``) costs and saves, side by side.
+"""What fixing glibc's mmap threshold (``app/service/allocator.py``) costs and saves, side by side.
 
 Two ``errkb serve`` processes from this checkout on fresh SQLite files: one
 as shipped (threshold fixed at 1 MiB), one with glibc's default left alone

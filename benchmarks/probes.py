@@ -95,7 +95,7 @@ def probe_load(args: argparse.Namespace) -> dict[str, Any]:
 def probe_first(args: argparse.Namespace) -> dict[str, Any]:
     """The first ``match_text`` after a start against the warm median (goal P6: <= 2x).
 
-    A start is what the service does: ``load_index`` then ``warm_up`` (app.kb), so
+    A start is what the service does: ``load_index`` then ``warm_up`` (app.service.kb), so
     the first real request pays no one-time set-up; the load is timed separately.
     """
     from app.matching.pipeline import match_text, warm_up

@@ -170,7 +170,7 @@ class Streams:
         self.plan = plan
         self.tracebacks = example_tracebacks()
         self.big = {size: gzip_log(size) for size, _ in plan.big_logs}
-        self.events: asyncio.Queue[int] = asyncio.Queue(maxsize=200)
+        self.events: asyncio.Queue[str] = asyncio.Queue(maxsize=200)
         self.rng = random.Random(7)
         self.counter = 0
         self.article_ids: list[str] = []
@@ -208,7 +208,7 @@ class Streams:
             headers={"Accept": "application/json"},
         )
         if response is not None and response.status_code == 200:
-            event = response.json().get("match_event_id")
+            event = response.json().get("result_key")
             if event is not None and not self.events.full():
                 self.events.put_nowait(event)
 
@@ -218,7 +218,7 @@ class Streams:
         except TimeoutError:
             return
         verdict = self.rng.choice(("fixed", "fixed", "wrong"))
-        body = {"match_event_id": event, "verdict": verdict, "comment": "soak"}
+        body = {"result_key": event, "verdict": verdict, "comment": "soak"}
         await self.send("feedback", "POST", "/api/v1/feedback", json=body)
 
     async def big_log(self, size: int) -> None:

@@ -26,7 +26,7 @@ with atheris.instrument_imports(include=["app.matching"]):
     from app.matching.pipeline import match_text
     from app.matching.redact import redact
 
-from app.kb import prepare_valid_kb
+from app.service.kb import prepare_valid_kb
 
 ROOT = Path(__file__).resolve().parents[1]
 SLOW_S = 1.0

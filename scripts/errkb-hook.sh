@@ -8,12 +8,12 @@
 # its Retry-After, only while that fits in 12 s. Needs only sh, tail, gzip and
 # curl (7.66 or later honours Retry-After).
 #
-#   ERRKB_URL         errkb's base URL when no URL argument is given (default http://errkb:8000)
+#   ERRKB_URL         errkb's base URL when no URL argument is given (default http://127.0.0.1:8000)
 #   ERRKB_TAIL_BYTES  bytes from the end of the log to send (default 2097152)
 #   ERRKB_LANG        en or zh (default: the server's)
 
 log=${1:-}
-url=${2:-${ERRKB_URL:-http://errkb:8000}}
+url=${2:-${ERRKB_URL:-http://127.0.0.1:8000}}
 tail_bytes=${ERRKB_TAIL_BYTES:-2097152}
 query="format=text"
 [ -n "${ERRKB_LANG:-}" ] && query="$query&lang=$ERRKB_LANG"

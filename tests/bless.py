@@ -9,8 +9,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from app.kb import prepare_valid_kb
 from app.matching.pipeline import match_text
+from app.service.kb import prepare_valid_kb
 from tests.logfixtures import all_fixtures, read_fixture, write_fixture
 
 REPO = Path(__file__).resolve().parents[1]

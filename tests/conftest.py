@@ -18,7 +18,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine, make_url
 
-from app.kb import LiveKb, prepare_valid_kb
+from app.service.kb import LiveKb, prepare_valid_kb
 from app.store import migrate
 from app.store.engine import make_engine
 

@@ -1,4 +1,4 @@
-"""The served process gives big freed buffers back to the OS (app/allocator.py).
+"""The served process gives big freed buffers back to the OS (app/service/allocator.py).
 
 Each case runs in a fresh interpreter: malloc's settings last for the life of
 a process, and the test's own process must keep glibc's defaults.
@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from app.allocator import tune_malloc
+from app.service.allocator import tune_malloc
 from tests.kbfactory import write_kb
 
 CHURN = """

@@ -7,10 +7,12 @@ from typing import Any
 
 import pytest
 
-from app.answers import first_fix_step, match_json, plain, text_answer
+from app.api.answers import match_json, text_answer
+from app.api.reply import build_reply
+from app.articles.fixsteps import first_step, plain
 from app.articles.layers import layer_note
-from app.kb import LiveKb
 from app.matching.pipeline import MatchOptions, match_text
+from app.service.kb import LiveKb
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,6 +44,10 @@ def test_first_fix_step_prefers_the_first_numbered_step() -> None:
     assert first_fix_step(fix) == "Lower the batch size."
 
 
+def first_fix_step(markdown: str) -> str:
+    return first_step(markdown).terminal_lines()[0]
+
+
 def test_wrapped_chinese_lines_join_without_a_space() -> None:
     fix = "找到那个张量，切断它的计算历史；或者把几个 loss 合起来，\n保证每张计算图只反向传播一次。"
     assert first_fix_step(fix) == (
@@ -55,8 +61,9 @@ def test_wrapped_chinese_lines_join_without_a_space() -> None:
 def _answer(live: LiveKb, example: str, lang: str) -> tuple[str, dict[str, Any]]:
     data = (ROOT / "kb" / "examples" / example).read_bytes()
     result = match_text(data, live.index, MatchOptions(lang=lang))
-    text = text_answer(result, live, lang=lang, base_url="http://errkb")
-    payload = match_json(result, live, lang=lang, base_url="http://errkb", match_event_id=None)
+    reply = build_reply(result, live, lang=lang, base_url="http://errkb", result_link=None)
+    text = text_answer(reply)
+    payload = match_json(result, reply, kb_revision=live.revision, match_event_id=None)
     return text, payload
 
 

@@ -117,3 +117,14 @@ def test_schema_prints_json_schema() -> None:
 def test_repository_kb_lints_clean() -> None:
     result = errkb("lint")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_i8_a_garbage_trusted_proxy_exits_2_in_config_and_serve() -> None:
+    """Issue 24 item 8: `config` passed it, `serve` crashed with a traceback (exit 3)."""
+    env = {"ERRKB_TRUSTED_PROXIES": "10.0.0.1,garbage-proxy"}
+    for command in (("config",), ("serve", "--port", "1")):
+        result = errkb(*command, env=env)
+        assert result.returncode == 2, (command, result.stderr)
+        assert "ERRKB_TRUSTED_PROXIES: " in result.stderr
+        assert "garbage-proxy" not in result.stderr
+        assert "Traceback" not in result.stderr

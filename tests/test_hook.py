@@ -1,4 +1,4 @@
-"""The job hook: ``errkb report`` and ``scripts/errkb-hook.sh``, against a real server.
+"""The job hook: ``errkb report`` (errkb-client's) and ``scripts/errkb-hook.sh``, for real.
 
 Both must print the plain-text answer when errkb answers, and exit 0 with
 one note, quickly, when it is down, hangs or refuses: a hook never hurts the
@@ -18,17 +18,18 @@ from collections.abc import Callable, Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import httpx
 import pytest
+from errkb_client.send import send
+from errkb_client.tail import read_file_tail
 
-from app.report import read_tail, report
 from tests.api.conftest import TRACEBACK
 from tests.e2e.conftest import Server, free_port, start, stop
 
 REPO = Path(__file__).resolve().parents[1]
 HOOK = REPO / "scripts" / "errkb-hook.sh"
 ERRKB = Path(sys.executable).parent / "errkb"
-Script = Sequence[tuple[int, str | None]]  # (status, Retry-After) for each POST, in order
+Script = Sequence[tuple[int, str | None] | tuple[int, str | None, str]]
+"""(status, Retry-After[, body]) for each POST, in order."""
 
 
 @pytest.fixture(scope="module")
@@ -79,16 +80,23 @@ class Scripted:
     def __init__(self, script: Script) -> None:
         self.script = list(script)
         self.times: list[float] = []
+        self.bodies: list[bytes] = []
+        self.paths: list[str] = []
         scripted = self
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
             def do_POST(self) -> None:
-                self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                sent = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                scripted.bodies.append(gzip.decompress(sent))
+                scripted.paths.append(self.path)
                 scripted.times.append(time.monotonic())
-                status, after = scripted.script.pop(0) if scripted.script else (503, "1")
+                step = scripted.script.pop(0) if scripted.script else (503, "1")
+                status, after = step[0], step[1]
                 body = b"errkb: answer after a wait\n" if status == 200 else b"busy\n"
+                if len(step) == 3:
+                    body = step[2].encode()
                 self.send_response(status)
                 if after is not None:
                     self.send_header("Retry-After", after)
@@ -179,34 +187,26 @@ def test_the_hook_survives_a_missing_log(tmp_path: Path) -> None:
         assert result.stderr.startswith("errkb:")
 
 
-def test_report_sends_the_gzipped_tail_from_a_line_start(tmp_path: Path) -> None:
+def test_report_sends_the_gzipped_tail_from_a_line_start(
+    tmp_path: Path, scripted: Callable[[Script], Scripted]
+) -> None:
     log = tmp_path / "train.log"
     log.write_bytes(b"".join(b"line %05d\n" % n for n in range(10_000)))
-    seen: dict[str, object] = {}
-
-    def handler(request: httpx.Request) -> httpx.Response:
-        seen["encoding"] = request.headers["content-encoding"]
-        seen["body"] = gzip.decompress(request.content)
-        seen["format"] = request.url.params["format"]
-        return httpx.Response(200, text="errkb: answer\n")
-
-    outcome = report(log, tail_bytes=1000, transport=httpx.MockTransport(handler))
+    server = scripted([(200, None, "errkb: answer\n")])
+    tail, _first = read_file_tail(str(log), 1000)
+    outcome = send(tail, server.url)
     assert outcome.answer == "errkb: answer"
-    assert seen["encoding"] == "gzip"
-    assert seen["format"] == "text"
-    body = seen["body"]
-    assert isinstance(body, bytes)
+    assert "format=text" in server.paths[0]
+    body = server.bodies[0]  # the scripted server took it gzip-compressed
     assert body.startswith(b"line ")
     assert body.endswith(b"line 09999\n")
     assert len(body) <= 1000
-    assert read_tail(log, 10**9) == log.read_bytes()
+    assert read_file_tail(str(log), 10**9) == (log.read_bytes(), 1)
 
 
-def test_report_notes_a_refusal(tmp_path: Path) -> None:
-    log = tmp_path / "train.log"
-    log.write_text(TRACEBACK)
-    busy = httpx.MockTransport(lambda _request: httpx.Response(503))
-    outcome = report(log, transport=busy, sleep=lambda _seconds: None)
+def test_report_notes_a_refusal(scripted: Callable[[Script], Scripted]) -> None:
+    busy = scripted([(503, None), (503, None), (503, None)])
+    outcome = send(TRACEBACK.encode(), busy.url, sleep=lambda _seconds: None)
     assert outcome.answer is None
     assert outcome.note is not None
     assert "503" in outcome.note
@@ -243,32 +243,20 @@ def test_the_hook_gives_up_on_a_busy_errkb_within_its_deadline(
         assert elapsed < 20
 
 
-def test_report_does_not_retry_a_final_answer(tmp_path: Path) -> None:
-    log = tmp_path / "train.log"
-    log.write_text(TRACEBACK)
-    asked: list[int] = []
+def test_report_does_not_retry_a_final_answer(scripted: Callable[[Script], Scripted]) -> None:
+    final = scripted([(422, "1", "no")])
     waits: list[float] = []
-
-    def handler(_request: httpx.Request) -> httpx.Response:
-        asked.append(1)
-        return httpx.Response(422, headers={"Retry-After": "1"}, text="no")
-
-    outcome = report(log, transport=httpx.MockTransport(handler), sleep=waits.append)
+    outcome = send(TRACEBACK.encode(), final.url, sleep=waits.append)
     assert outcome.note == "errkb: answered 422; job unaffected"
-    assert (len(asked), waits) == (1, [])
+    assert (len(final.times), waits) == (1, [])
 
 
-def test_report_jitters_its_retries_and_reads_a_date_as_soon(tmp_path: Path) -> None:
-    log = tmp_path / "train.log"
-    log.write_text(TRACEBACK)
-    answers = iter([
-        httpx.Response(503, headers={"Retry-After": "2"}),
-        httpx.Response(503, headers={"Retry-After": "Wed, 21 Oct 2026 07:28:00 GMT"}),
-        httpx.Response(503, headers={"Retry-After": "2"}),
-    ])  # fmt: skip
+def test_report_jitters_its_retries_and_reads_a_date_as_soon(
+    scripted: Callable[[Script], Scripted],
+) -> None:
+    busy = scripted([(503, "2"), (503, "Wed, 21 Oct 2026 07:28:00 GMT"), (503, "2")])
     waits: list[float] = []
-    transport = httpx.MockTransport(lambda _request: next(answers))
-    outcome = report(log, transport=transport, sleep=waits.append)
+    outcome = send(TRACEBACK.encode(), busy.url, sleep=waits.append)
     assert outcome.note == "errkb: answered 503 after 3 tries; job unaffected"
     assert len(waits) == 2
     assert 2.0 <= waits[0] <= 3.0
@@ -289,10 +277,25 @@ def test_report_jitters_its_retries_and_reads_a_date_as_soon(tmp_path: Path) -> 
     ],
 )
 def test_h8_report_prints_errkbs_own_reason_for_a_refusal(
-    tmp_path: Path, status: int, body: str, note: str
+    scripted: Callable[[Script], Scripted], status: int, body: str, note: str
 ) -> None:
     """errkb's one-line reason reaches the job's log; a proxy's page or a control code does not."""
-    log = tmp_path / "train.log"
-    log.write_text(TRACEBACK)
-    refusing = httpx.MockTransport(lambda _request: httpx.Response(status, text=body))
-    assert report(log, transport=refusing).note == note
+    refusing = scripted([(status, None, body)])
+    assert send(TRACEBACK.encode(), refusing.url).note == note
+
+
+def test_errkb_run_wraps_a_failing_command_and_keeps_its_status(server: Server) -> None:
+    script = f"import sys; print('step 1'); sys.stderr.write({TRACEBACK!r}); sys.exit(5)"
+    result, _ = run(ERRKB, "run", "--url", server.url, "--", sys.executable, "-c", script)
+    assert result.returncode == 5
+    assert result.stdout.startswith("step 1\n")
+    assert "errkb: Sample failure [sample-error]" in result.stderr
+
+
+def test_errkb_report_reads_standard_input(server: Server) -> None:
+    done = subprocess.run(
+        [str(ERRKB), "report", "-", "--url", server.url], input=TRACEBACK, text=True,
+        capture_output=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0
+    assert done.stdout.startswith("errkb: Sample failure [sample-error]")

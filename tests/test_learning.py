@@ -12,10 +12,10 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, func, select
 
-from app.learning import Recorder, Sighting, store_sightings
-from app.metrics import make_metrics
+from app.service.metrics import make_metrics
+from app.service.recorder import Recorder, Sighting, store_sightings
 from app.store.engine import reader
-from app.store.queries import list_unmatched, record_feedback
+from app.store.match_events import list_unmatched, record_feedback
 from app.store.tables import Feedback, MatchEvent
 
 SIGHTING = Sighting(

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from app.kb import LiveKb
 from app.matching.pipeline import match_text
+from app.service.kb import LiveKb
 from tests.logfixtures import all_fixtures, read_fixture
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
-from app.kb import prepare_valid_kb
 from app.matching.pipeline import match_text
-from app.services import KbHolder, reload_kb
+from app.service.kb import prepare_valid_kb
+from app.service.reload import KbHolder, reload_kb
 from tests.kbfactory import VALID_ARTICLE, write_article, write_kb
 
 

@@ -4,7 +4,7 @@ Only ``Authorization: Bearer <token>`` is accepted. A token in the query
 string is refused with 400 before anything else looks at it (and the access
 log never records query strings), since URLs end up in proxy logs and shell
 histories (ASVS 14.2.1). Tokens are stored as SHA-256 and compared in
-constant time by ``store.queries.find_token``. Missing, malformed, unknown
+constant time by ``store.api_tokens.find_token``. Missing, malformed, unknown
 or revoked: 401 with ``WWW-Authenticate: Bearer``; a live token without the
 scope: 403. Failures are logged without the token (ASVS 16.3.1, 16.2.5).
 """
@@ -24,7 +24,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.api.deps import ServicesDep
 from app.http.errors import HttpError
-from app.store.queries import find_token
+from app.store.api_tokens import find_token
 from app.store.tables import ApiToken
 
 log = logging.getLogger(__name__)

@@ -11,18 +11,11 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from app.http.deps import get_services, rate_limit
+from app.http.deps import ServicesDep, rate_limit
 from app.http.errors import HttpError
-from app.runner import MatchRunner
-from app.services import Services
+from app.service.runner import MatchRunner
 
-
-async def app_services(request: Request) -> Services:
-    """The ``Services`` that ``create_app`` attached to this app."""
-    return get_services(request)
-
-
-ServicesDep = Annotated[Services, Depends(app_services)]
+__all__ = ["BaseUrlDep", "RateLimited", "RunnerDep", "ServicesDep"]
 
 
 async def get_runner(services: ServicesDep) -> MatchRunner:

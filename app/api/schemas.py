@@ -2,7 +2,7 @@
 
 Families as in the FastAPI template (STYLE.md rule 11): ``...In`` for what a
 client sends, ``...Out`` for what it gets back. The match answer itself is
-built by ``app.answers.match_json`` (the ``errkb match --json`` shape);
+built by ``app.api.answers.match_json`` (the ``errkb match --json`` shape);
 ``MatchResponse`` documents that shape, and schemathesis checks that the
 answers conform to it.
 """
@@ -10,9 +10,9 @@ answers conform to it.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
 from app.articles.lifecycle import State as LifecycleState
 from app.articles.model import ARTICLE_ID_PATTERN
@@ -34,7 +34,7 @@ class Health(BaseModel):
 
 
 class ReadinessCheck(BaseModel):
-    """One thing ``/readyz`` checked (listed with ``?verbose=true``)."""
+    """One thing `/readyz` checked (listed with `?verbose=true`)."""
 
     name: Literal["database", "migrations", "kb"]
     ok: bool
@@ -63,26 +63,33 @@ class ErrorDetail(BaseModel):
 
 
 class ErrorResponse(BaseModel):
-    """Every error answer: ``{"error": {"code", "message"}}``."""
+    """Every error answer: `{"error": {"code", "message"}}`."""
 
     error: ErrorDetail
+
+
+ENV_KEYS = 200
+"""Most ``env`` entries a match request may carry (issue 24: millions stalled the server)."""
+EnvName = Annotated[str, StringConstraints(min_length=1, max_length=128)]
+EnvVersion = Annotated[str, StringConstraints(max_length=256)]
 
 
 class MatchRequest(_In):
     """The JSON form of a match request; raw, gzip and multipart bodies carry only the text."""
 
     text: str = Field(description="The traceback or job log.")
-    env: dict[str, str] | None = Field(
+    env: dict[EnvName, EnvVersion] | None = Field(
         default=None,
-        max_length=200,
-        description="Installed versions, e.g. {'torch': '2.4.0'}; weighs article version ranges.",
+        max_length=ENV_KEYS,
+        description="Installed versions, e.g. {'torch': '2.4.0'}; weighs article version ranges. "
+        "At most 200 entries, names up to 128 characters, versions up to 256.",
     )
     lang: Lang | None = Field(default=None, description="Language of titles and summaries.")
     top_k: int | None = Field(default=None, ge=1, le=50, description="Matches to return (5).")
 
 
 class EvidenceOut(BaseModel):
-    kind: Literal["error", "context", "log-context", "fuzzy", "environment"]
+    kind: Literal["error", "context", "log-context", "fuzzy", "environment", "note"]
     signature: str
     line_start: int
     line_end: int
@@ -97,7 +104,11 @@ class MatchOut(BaseModel):
     event_index: int
     evidence: list[EvidenceOut]
     url: str = Field(description="The article's page.")
-    summary_markdown: str = Field(description="Title, confidence, summary, first fix step, link.")
+    summary_markdown: str = Field(
+        description="Title with the link, confidence, summary and the whole first fix step "
+        "(code blocks included): postable as it is."
+    )
+    fix_markdown: str = Field(description="The article's whole fix, in the asked language.")
     layer: str = Field(
         description="Where the fault lives: hardware, cluster, environment, framework, user-code."
     )
@@ -120,15 +131,68 @@ class InputOut(BaseModel):
 
 
 class MatchResponse(BaseModel):
-    """``errkb match --json`` plus links, summaries and the stored match event."""
+    """The `errkb match --json` shape plus links, summaries, the fix and the stored result."""
 
     matches: list[MatchOut]
     events: list[EventOut]
     unknown: bool
     input: InputOut
-    match_event_id: int | None = Field(description="For feedback; null if it was not stored.")
+    match_event_id: int | None = Field(description="The stored event; null if it was not stored.")
+    result_url: str | None = Field(
+        description="The analysed log's page (highlighted lines, per-rank table, feedback "
+        "buttons); null if the event was not stored."
+    )
+    result_key: str | None = Field(
+        description="The result page's key, which names this answer in a feedback request; "
+        "null if the event was not stored."
+    )
+    answer_text: str = Field(description="The plain-text answer, as curl would print it.")
+    hints: list[str] = Field(
+        description="How the log could be sent better, e.g. when `curl -d` stripped its newlines."
+    )
     lang: Lang
     kb_revision: str
+
+
+class SlackMessage(BaseModel):
+    """`?format=slack`: Block Kit, posted as it is (chat.postMessage, a webhook, a reply)."""
+
+    text: str = Field(description="The notification fallback.")
+    blocks: list[dict[str, Any]] = Field(description="Header, sections, context, buttons.")
+
+
+class FeishuMessage(BaseModel):
+    """`?format=feishu`: a Feishu/Lark custom bot's interactive card."""
+
+    msg_type: Literal["interactive"]
+    card: dict[str, Any]
+
+
+class DingTalkMarkdown(BaseModel):
+    title: str
+    text: str
+
+
+class DingTalkMessage(BaseModel):
+    """`?format=dingtalk`: a DingTalk custom robot's markdown message."""
+
+    msgtype: Literal["markdown"]
+    markdown: DingTalkMarkdown
+
+
+class WeComMarkdown(BaseModel):
+    content: str = Field(description="At most 4,096 bytes of UTF-8.")
+
+
+class WeComMessage(BaseModel):
+    """`?format=wecom`: a WeCom group robot's markdown message."""
+
+    msgtype: Literal["markdown"]
+    markdown: WeComMarkdown
+
+
+AnyMatchAnswer = MatchResponse | SlackMessage | FeishuMessage | DingTalkMessage | WeComMessage
+"""The JSON answers of ``POST /api/v1/match``, one per ``?format=``."""
 
 
 class LifecycleOut(BaseModel):
@@ -167,7 +231,7 @@ class VerificationOut(BaseModel):
     environment: dict[str, Any]
     environment_key: str = Field(
         description="Runs with the same key share an environment (Python minor, torch, CUDA, "
-        "GPU model and count, package versions): one row each in ``verifications``."
+        "GPU model and count, package versions): one row each in `verifications`."
     )
     started_at: datetime
     duration_s: float
@@ -196,8 +260,15 @@ class ArticleOut(ArticleBrief):
     stats: ArticleStatsOut | None = Field(description="Null while the database is unavailable.")
 
 
+RESULT_KEY_PATTERN = r"^[A-Za-z0-9_-]{8,32}$"
+
+
 class FeedbackIn(_In):
-    match_event_id: int = Field(ge=1, le=2**31 - 1)
+    result_key: str = Field(
+        pattern=RESULT_KEY_PATTERN,
+        description="The key of the answer's result page: the last part of its `result_url` "
+        "(`/r/<id>/<key>`), also given as `result_key` in the match answer.",
+    )
     verdict: Literal["fixed", "wrong"]
     right_article_id: str | None = Field(default=None, pattern=ARTICLE_ID_PATTERN, max_length=128)
     comment: str | None = Field(default=None, max_length=COMMENT_MAX)
@@ -205,7 +276,11 @@ class FeedbackIn(_In):
 
 class FeedbackOut(BaseModel):
     id: int
-    match_event_id: int
+    result_key: str
+    replaced: bool = Field(
+        description="True when this client's earlier verdict on this answer was replaced: "
+        "each client holds one verdict per answer."
+    )
 
 
 class UnmatchedOut(BaseModel):

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.articles.problems import Problem
-from app.articles.yamlsource import YamlDocument, YamlProblem, parse_yaml
+from app.articles.yamlsource import Document, YamlDocument, YamlProblem, parse_yaml
 
 MAX_ARTICLE_BYTES = 256 * 1024
 
@@ -17,7 +17,7 @@ class ArticleSource:
 
     path: Path
     display_path: str
-    document: YamlDocument
+    document: Document
 
     @property
     def stem(self) -> str:
@@ -30,6 +30,9 @@ class ArticleSource:
 def display_path(root: Path, path: Path) -> str:
     """``kb/articles/x.yaml``: the path as an author sees it in the repository."""
     return (Path(root.name) / path.relative_to(root)).as_posix()
+
+
+OUTSIDE = "a symbolic link to a file outside the KB: it is served, but not reviewed with it"
 
 
 def read_article_sources(root: Path) -> tuple[list[ArticleSource], list[Problem]]:
@@ -45,6 +48,8 @@ def read_article_sources(root: Path) -> tuple[list[ArticleSource], list[Problem]
             if not path.name.startswith("."):
                 problems.append(Problem(shown, None, "not an article: files here end in .yaml"))
             continue
+        if path.is_symlink() and not path.resolve().is_relative_to(root.resolve()):
+            problems.append(Problem(shown, None, OUTSIDE, severity="warning"))
         try:
             sources.append(ArticleSource(path, shown, _parse(path)))
         except YamlProblem as exc:

@@ -4,8 +4,11 @@ From nothing, a skeleton whose every gap says ``TODO(errkb)``. From an
 unmatched cluster, the exception, a masked signature regex and the fuzzy
 signature come from the cluster's own redacted samples, and the samples
 become the draft's must-match examples: the draft proves on day one that it
-recognises what users hit. The draft is ``status: draft`` (not served) and
-``errkb lint`` refuses to call it active while a ``TODO(errkb)`` is left.
+recognises what users hit. The samples were redacted when they were stored,
+by the rules of that day; they are redacted again here with today's, so a
+secret an older rule set missed never reaches ``kb/`` (git). The draft is
+``status: draft`` (not served) and ``errkb lint`` refuses to call it active
+while a ``TODO(errkb)`` is left.
 
 Pure: returns {relative path: text}; the CLI writes the files.
 """
@@ -15,11 +18,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 
 from app.articles.lint import PLACEHOLDER
 from app.authoring.signature import first_line, message_regex, short_exception
+from app.matching.redact import redact
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,7 @@ def _todo(en: str, zh: str) -> str:
 
 def scaffold(article_id: str, seed: Seed | None = None, *, today: str = "") -> dict[str, str]:
     """The draft's files: article YAML, example logs, repro.py and fixed.py."""
+    seed = _redacted(seed) if seed else None
     samples = [s for s in (seed.samples if seed else ()) if s.strip()]
     examples = {f"sample-{n}.log": text for n, text in enumerate(samples, start=1)}
     if not examples:
@@ -66,6 +71,15 @@ def scaffold(article_id: str, seed: Seed | None = None, *, today: str = "") -> d
     files[f"repros/{article_id}/repro.py"] = _script(article_id, fixed=False)
     files[f"repros/{article_id}/fixed.py"] = _script(article_id, fixed=True)
     return {str(PurePosixPath(path)): text for path, text in files.items()}
+
+
+def _redacted(seed: Seed) -> Seed:
+    """The seed with today's redaction applied again to everything that is written out."""
+    return replace(
+        seed,
+        message=redact(seed.message).text,
+        samples=tuple(redact(sample).text for sample in seed.samples),
+    )
 
 
 def _article_yaml(article_id: str, seed: Seed | None, examples: dict[str, str], today: str) -> str:

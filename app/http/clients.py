@@ -8,10 +8,12 @@ table). ``?format=json|text`` wins over both guesses.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 ClientKind = Literal["api", "curl", "web", "cli", "bot"]
-Format = Literal["json", "text"]
+Format = Literal["json", "text", "slack", "feishu", "dingtalk", "wecom"]
+FORMATS: tuple[Format, ...] = get_args(Format)
+"""The answer formats, listed once: ``?format=`` takes them, ``app.api.answers`` renders each."""
 LANGS = ("en", "zh")
 
 _COMMAND_LINE = ("curl/", "wget/", "httpie/", "powershell/")
@@ -31,10 +33,11 @@ def client_kind(user_agent: str | None) -> ClientKind:
     return "api"
 
 
-def answer_format(explicit: str | None, accept: str | None, kind: ClientKind) -> Format:
+def answer_format(explicit: str | None, accept: str | None, kind: str) -> Format:
     """``?format=`` first; then Accept: text/plain over JSON; then the client kind."""
-    if explicit in ("json", "text"):
-        return explicit  # type: ignore[return-value]
+    for name in FORMATS:
+        if explicit == name:
+            return name
     text_q, json_q = _quality(accept, "text/plain"), _quality(accept, "application/json")
     if text_q > json_q:
         return "text"

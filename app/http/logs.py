@@ -16,6 +16,17 @@ from typing import Any
 
 ACCESS_LOGGER = "errkb.access"
 
+_INVISIBLE_CODES = [
+    *range(0x80, 0xA0),  # C1 controls
+    0x061C, 0x200E, 0x200F, 0x2028, 0x2029,  # bidi marks, line and paragraph separators
+    *range(0x202A, 0x202F),  # bidi embeddings and overrides (U+202E)
+    *range(0x2066, 0x206A),  # bidi isolates
+    0xFEFF,
+]  # fmt: skip
+_INVISIBLE = {code: f"\\u{code:04x}" for code in _INVISIBLE_CODES}
+"""Characters a terminal or log viewer would act on or hide, written as JSON escapes: a
+path with U+202E must not reorder the line a person reads (issue 24, target I8)."""
+
 
 class JsonFormatter(logging.Formatter):
     """``{"ts", "level", "logger", "msg", ...fields}``; exceptions as a type and frames only."""
@@ -32,7 +43,7 @@ class JsonFormatter(logging.Formatter):
             entry.update(fields)
         if record.exc_info and record.exc_info[0] is not None:
             entry["exception"] = record.exc_info[0].__name__
-        return json.dumps(entry, ensure_ascii=False, default=str)
+        return json.dumps(entry, ensure_ascii=False, default=str).translate(_INVISIBLE)
 
 
 def log_config(level: str) -> dict[str, Any]:

@@ -36,7 +36,7 @@ from app.http.clients import answer_format, client_kind
 from app.http.errors import CODES, clean, error_body
 from app.http.logs import ACCESS_LOGGER
 from app.matching.decode import decode_text
-from app.metrics import Metrics
+from app.service.metrics import Metrics
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

@@ -63,11 +63,65 @@ VICTIMS: tuple[Victim, ...] = (
     ),
 )
 
+
+@dataclass(frozen=True)
+class Explanation:
+    """A failure that explains others: what the system ran out of, said plainly."""
+
+    name: str
+    pattern: str  # RE2, on the exception and message
+    why: str
+
+
+# Order matters only for reading: any row makes a draft explanatory (issue 18, root cause).
+EXPLANATIONS: tuple[Explanation, ...] = (
+    Explanation(
+        "disk-full",
+        r"\[Errno 28\]|No space left on device",
+        "a full disk: torch.save's 'unexpected pos' and 'file write failed' are its symptoms",
+    ),
+    Explanation(
+        "host-memory",
+        r"^MemoryError\b|\[Errno 12\] Cannot allocate memory",
+        "host RAM exhausted: whatever failed next was starved of it",
+    ),
+    Explanation(
+        "file-descriptors",
+        r"\[Errno 24\]|Too many open files",
+        "the open-file limit: DataLoader workers and sockets fail after it",
+    ),
+)
+# A literal every row above needs; a draft without any is not explanatory.
+_EXPLANATION_LITERALS = ("Errno", "No space left", "MemoryError", "Too many open files")
+# Kinds and signals that explain by themselves: the kernel's OOM killer, SIGBUS from a
+# full /dev/shm (a DataLoader worker "killed by signal: Bus error" is its symptom).
+EXPLAINING_KINDS = frozenset((EventKind.OOM_KILLER,))
+EXPLAINING_SIGNALS = frozenset(("SIGBUS",))
+
+
+@cache
+def _explanations() -> str:
+    return "|".join(f"(?:{row.pattern})" for row in EXPLANATIONS)
+
+
+def explains(draft: Draft) -> bool:
+    """Whether ``draft`` names what the process ran out of, so others are its symptoms."""
+    if draft.kind in EXPLAINING_KINDS or draft.signal in EXPLAINING_SIGNALS:
+        return True
+    text = f"{draft.exception}: {draft.message}" if draft.exception else draft.message
+    if not any(literal in text for literal in _EXPLANATION_LITERALS):
+        return False  # most drafts: a few ``in`` tests instead of an RE2 call
+    return rx.found(_explanations(), text)
+
+
 # Exceptions that only wrap a failure printed elsewhere: a wrapper never beats what it wraps.
 WRAPPERS = frozenset(
     ("ChildFailedError", "CalledProcessError", "ProcessRaisedException", "SignalException")
 )
 COLLATERAL_SIGNALS = frozenset(("SIGTERM", "SIGINT", "SIGHUP"))
+COMPILER_WRAPPERS = frozenset(("BackendCompilerFailed",))
+"""``BackendCompilerFailed: backend='inductor' raised:`` wraps the error on the next line
+(a missing Triton, a compiler that fails): that error, not the wrapper, says what to fix."""
 
 
 @cache
@@ -82,11 +136,14 @@ def is_victim_message(message: str) -> bool:
 
 def classify(draft: Draft) -> None:
     """Mark ``draft`` as a consequence from what it says by itself."""
+    draft.explains = explains(draft)
     if draft.consequence:
         return
     short = (draft.exception or "").rsplit(".", 1)[-1].rsplit(":", 1)[-1]
     if draft.kind is EventKind.CHILD_FAILED or short in WRAPPERS:
         draft.consequence = True
+    elif short in COMPILER_WRAPPERS and draft.message.rstrip().endswith("raised:"):
+        draft.consequence = True  # the compiler's own error is printed on the next line
     elif draft.kind is EventKind.SIGNAL:
         draft.consequence = draft.signal in COLLATERAL_SIGNALS or bool(draft.kills)
     elif draft.kind is not EventKind.OOM_KILLER:

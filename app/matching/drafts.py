@@ -52,6 +52,10 @@ class Draft:
     pid: int | None = None  # the process the line is about ("Signal 6 ... received by PID 12")
     signal: str | None = None  # "SIGKILL", "SIGABRT", ...
     kills: tuple[int, ...] = ()  # pids a launcher says it is terminating
+    quoted: bool = False  # found inside prose or Markdown: yields to errors printed as such
+    survived: bool = False  # its process kept running for pages: not what ended the run
+    explains: bool = False  # names what ran out (disk, memory, files): its symptoms come after
+    printed: str | None = None  # the error line(s) as the program printed them, when unwrapped
 
     def shifted(self, offset: int) -> Draft:
         """The same draft with indices moved by ``offset`` (a sub-view back into its stream)."""

@@ -6,7 +6,8 @@ are read from what jobs commonly print: ``pip freeze`` (``torch==2.3.1``),
 ``pip list`` (``torch 2.3.1``), ``python -m torch.utils.collect_env``
 (``PyTorch version: 2.3.1+cu121``), ``transformers-cli env``
 (``- `transformers` version: 4.44.2``) and DeepSpeed's banners
-(``DeepSpeed info: version=0.14.4``).
+(``DeepSpeed info: version=0.14.4``, also behind a logger's prefix), and the
+CUDA version collect_env reports (``CUDA used to build PyTorch: 12.1``).
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ def _pattern() -> Any:
         rf"^[ \t]*-?[ \t]*`?(?i:({names}))`?[ \t]*(?:==|[ \t]+|[ \t]*version:[ \t]*|[ \t]*:[ \t]*)"
         rf"{VERSION}[ \t]*$",
         rf"^(?i:(pytorch|torch)) version:[ \t]*{VERSION}",
-        rf"^(?i:(deepspeed)) info:[ \t]*version={VERSION}",
+        rf"^[^\n]{{0,200}}?\b(?i:(deepspeed)) info:[ \t]*version={VERSION}",
+        rf"^(?i:(cuda) (?:used to build pytorch|runtime version)):[ \t]*{VERSION}",
     )
     return re2.compile("(?m)" + "|".join(f"(?:{form})" for form in forms), re2_options())
 

@@ -1,14 +1,16 @@
 """Find the failures in a log and put the root cause first (DESIGN.md, step 3).
 
-1. Every line's prefixes are parsed (``prefixes.py``) and the line goes to its
-   stream: one per rank, pod or NCCL process, plus the unprefixed rest, so a
-   rank's traceback is contiguous again however eight ranks interleaved.
+1. Every line's prefixes are parsed (``prefixes.py``), chat formatting is
+   undone (``chat.py``), and the line goes to its stream: one per rank, pod
+   or NCCL process, plus the unprefixed rest, so a rank's traceback is
+   contiguous again however eight ranks interleaved.
 2. One RE2 pass over the whole log picks the candidate lines, those holding
    a literal some extractor needs (a traceback header, a frame, "Error",
    "NCCL WARN", "Signal", ...; ``scan.py``); only those are parsed, in stream
    order, by the traceback parser (``tracebacks.py``) or the first matching
    line rule (``markers.py``).
-3. Drafts are classified (``consequences.py``), then merged: the same failure
+3. Drafts are classified (``consequences.py``), survived ones marked
+   (``survived.py``), then merged: the same failure
    printed by eight ranks, or echoed by torchrun, is one event with all
    ranks (identity: kind, exception, masked message, key frames).
 4. Events are ordered: failures that are not consequences first; then the
@@ -27,10 +29,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from app.matching import consequences
+from app.matching.chat import as_printed
+from app.matching.drafts import Draft
 from app.matching.events_model import Event
 from app.matching.merge import Merged, Occurrence, Stream, merge, order
 from app.matching.prefixes import PrefixParser
 from app.matching.scan import candidate_lines, extract_stream
+from app.matching.survived import mark_survived
 
 MAX_EVENTS = 50  # the matcher scores each event: keep the earliest non-consequence ones
 CONTEXT_LINES = 30  # launcher output, model loading and config lines live just before
@@ -64,6 +69,7 @@ def extract_events(
     for occurrence in found:
         consequences.classify(occurrence.draft)
     consequences.link(o.draft for o in found)
+    mark_survived(found)
     events = order(merge(found))[:MAX_EVENTS]
 
     def number(index: int) -> int:
@@ -87,7 +93,10 @@ def _split(lines: Sequence[str]) -> _Log:
             number = keys[prefix.stream] = len(streams)
             streams.append(Stream(prefix.stream, prefix.rank))
         stream = streams[number]
-        stream.lines.append(prefix.content)
+        content = prefix.content
+        if not content.isascii() or "](" in content:  # the C-speed test first: most lines
+            content = as_printed(content)
+        stream.lines.append(content)
         stream.index.append(index)
         stream.record.append(prefix.record)
         stream.stamps.append(prefix.timestamp)
@@ -130,7 +139,7 @@ def _event(merged: Merged, number: Callable[[int], int], *, root: bool) -> Event
         line_end=number(where[draft.end]),
         error_line_start=number(where[draft.error_start]),
         error_line_end=number(where[draft.error_end]),
-        error_text=_join(stream.lines[draft.error_start : draft.error_end + 1], strip=True),
+        error_text=_error_text(draft, stream),
         text=_join(stream.lines[draft.start : draft.end + 1]),
         context=_join(stream.lines[max(0, draft.start - CONTEXT_LINES) : draft.start]),
         text_lines=_numbers(where[draft.start : draft.end + 1], number),
@@ -142,7 +151,15 @@ def _event(merged: Merged, number: Callable[[int], int], *, root: bool) -> Event
         chain_depth=draft.depth,
         root_cause=root,
         notes=tuple(notes),
+        quoted=draft.quoted,
     )
+
+
+def _error_text(draft: Draft, stream: Stream) -> str:
+    """The error line(s) as printed: unwrapped from prose, or none for a cut-off traceback."""
+    if draft.printed is not None:
+        return draft.printed
+    return _join(stream.lines[draft.error_start : draft.error_end + 1], strip=True)
 
 
 def _numbers(indices: Sequence[int], number: Callable[[int], int]) -> tuple[int, ...]:

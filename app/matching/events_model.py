@@ -56,3 +56,4 @@ class Event:
     chain_depth: int = 0  # 0 = the innermost (original) cause of its chain
     root_cause: bool = False  # set on the event ordered first
     notes: tuple[str, ...] = field(default=())  # what the extractor could not parse, etc.
+    quoted: bool = False  # read from inside prose or Markdown (inline.py): no fuzzy-only match

@@ -7,6 +7,13 @@ finds where tracebacks and error lines start; only windows around them, the
 first lines of the log (where versions are printed at start-up: pip freeze,
 collect_env, DeepSpeed's banner) and its last lines are decoded, each with
 its original line numbers.
+
+Every window is bounded in bytes as well as in lines (issue 24, item 4): a
+log whose first 17 MB are one line (tqdm bars joined by ``\r``, a run of
+NULs) used to make the head window, the tail window and every window around
+it that long, and the budget then dropped them all, the traceback after the
+line included. Cut mid-line, a window starts inside the long line; decoding
+keeps what follows its last ``\r``.
 """
 
 from __future__ import annotations
@@ -47,6 +54,10 @@ TAIL_LINES = 2000
 HEAD_LINES = 500  # start-up output: the versions that ``affects`` ranges are checked against
 MAX_MARKERS = 100_000  # a log that says "Error: " a million times is noise past this
 MAX_EXCERPT_BYTES = 16 << 20
+BYTES_BEFORE = 256 << 10  # at most this much of the lines before a marker
+BYTES_AFTER = 1 << 20  # and of the lines after it
+HEAD_BYTES = 1 << 20
+TAIL_BYTES = 4 << 20
 
 
 @cache
@@ -84,19 +95,23 @@ def _find_all(data: bytes) -> Iterable[int]:
             position = data.find(marker, position + 1)
 
 
-def _back(data: bytes, offset: int, lines: int) -> int:
+def _back(data: bytes, offset: int, lines: int, limit: int) -> int:
+    """Start of the line ``lines`` before ``offset``, but never more than ``limit`` bytes back."""
+    floor = max(0, offset - limit)
     for _ in range(lines + 1):
-        offset = data.rfind(b"\n", 0, offset)
+        offset = data.rfind(b"\n", floor, offset)
         if offset == -1:
-            return 0
+            return floor
     return offset + 1
 
 
-def _forward(data: bytes, offset: int, lines: int) -> int:
+def _forward(data: bytes, offset: int, lines: int, limit: int) -> int:
+    """End of the line ``lines`` after ``offset``, but never more than ``limit`` bytes on."""
+    ceiling = min(len(data), offset + limit)
     for _ in range(lines):
-        offset = data.find(b"\n", offset)
+        offset = data.find(b"\n", offset, ceiling)
         if offset == -1:
-            return len(data)
+            return ceiling
         offset += 1
     return offset
 
@@ -107,13 +122,14 @@ def windows(data: bytes) -> list[tuple[int, int]]:
     for offset in marker_offsets(data):
         if spans and offset < spans[-1][1]:
             continue
-        start, end = _back(data, offset, LINES_BEFORE), _forward(data, offset, LINES_AFTER)
+        start = _back(data, offset, LINES_BEFORE, BYTES_BEFORE)
+        end = _forward(data, offset, LINES_AFTER, BYTES_AFTER)
         if spans and start <= spans[-1][1]:
             spans[-1] = (spans[-1][0], end)
         else:
             spans.append((start, end))
-    spans.append((0, _forward(data, 0, HEAD_LINES)))
-    spans.append((_back(data, len(data), TAIL_LINES), len(data)))
+    spans.append((0, _forward(data, 0, HEAD_LINES, HEAD_BYTES)))
+    spans.append((_back(data, len(data), TAIL_LINES, TAIL_BYTES), len(data)))
     return _within_budget(_merge(spans))
 
 
@@ -128,23 +144,30 @@ def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def _within_budget(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Keep the earliest windows (the first failure) and the latest (the end), up to the budget."""
+    """Keep the earliest windows (the first failure) and the latest (the end), up to the budget.
+
+    A window bigger than its half of the budget is cut, not dropped: merged
+    windows along one long line would otherwise leave nothing at all.
+    """
     if sum(end - start for start, end in spans) <= MAX_EXCERPT_BYTES:
         return spans
     head: list[tuple[int, int]] = []
-    tail: list[tuple[int, int]] = []
     budget = MAX_EXCERPT_BYTES // 2
     for start, end in spans:
-        if budget - (end - start) < 0:
+        take = min(end - start, budget)
+        head.append((start, start + take))
+        budget -= take
+        if budget <= 0:
             break
-        head.append((start, end))
-        budget -= end - start
-    budget = MAX_EXCERPT_BYTES // 2
-    for start, end in reversed(spans[len(head) :]):
-        if budget - (end - start) < 0:
+    tail: list[tuple[int, int]] = []
+    floor, budget = head[-1][1], MAX_EXCERPT_BYTES // 2
+    for start, end in reversed(spans):
+        start = max(start, floor)
+        if end <= start or budget <= 0:
             break
-        tail.append((start, end))
-        budget -= end - start
+        take = min(end - start, budget)
+        tail.append((end - take, end))
+        budget -= take
     return head + tail[::-1]
 
 

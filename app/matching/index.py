@@ -21,6 +21,7 @@ import re2
 
 from app.articles.model import Article
 from app.articles.patterns import re2_options
+from app.matching.literals import vocabulary
 from app.matching.normalize import signature_text_for
 from app.matching.scanners import (
     EmptyScanner,
@@ -96,6 +97,28 @@ class SignatureIndex:
     @cached_property
     def _programs(self) -> dict[int, Any]:
         return {}
+
+    @cached_property
+    def folded_errors(self) -> tuple[Any, tuple[int, ...]]:
+        """An RE2 set of every error pattern without case, and the sid of each entry.
+
+        Built on first use: only a paste that nothing matched and that was
+        lower-cased asks for it (``fragments.py``).
+        """
+        options = re2_options()
+        options.case_sensitive = False
+        folded = re2.Set.SearchSet(options)
+        sids = tuple(s.sid for s in self.signatures if s.kind == "error")
+        for sid in sids:
+            folded.Add(self.signatures[sid].pattern)
+        if sids:
+            folded.Compile()
+        return folded, sids
+
+    @cached_property
+    def error_words(self) -> tuple[str, ...]:
+        """The words of every error pattern's literal text, sorted (``literals.py``)."""
+        return tuple(sorted(vocabulary(s.pattern for s in self.signatures if s.kind == "error")))
 
     @cached_property
     def by_exception(self) -> Mapping[str, tuple[str, ...]]:

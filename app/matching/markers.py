@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from app.matching import rx
 from app.matching.drafts import Draft, View
 from app.matching.events_model import EventKind, Frame
+from app.matching.inline import find_quoted
 from app.matching.summary import SIGNALS, parse_summary
 from app.matching.tracebacks import exception_head, read_message
 
@@ -59,6 +60,22 @@ def _typed(view: View, index: int, text: str) -> Found | None:
         return None
     draft, chains, last = build_exception(view, index, head[0], head[1], index, ())
     return [[draft], *chains], last
+
+
+def _quoted(view: View, index: int, text: str) -> Found | None:
+    """``I get `RuntimeError: ...` with 2 GPUs``: an exception line inside other text."""
+    quoted = find_quoted(text)
+    if quoted is None:
+        return None
+    if quoted.closed:
+        lines, last = [quoted.message], index
+    else:
+        lines, last, _cut = read_message(view, index, quoted.message)
+    draft = Draft(EventKind.ERROR_LINE, quoted.name, "\n".join(lines), index, last, index, last)
+    draft.quoted = True
+    draft.printed = "\n".join([f"{quoted.name}: {lines[0]}", *lines[1:]])
+    draft.notes.append("the error line was quoted inside other text")
+    return [[draft]], last
 
 
 def _terminate(view: View, index: int, text: str) -> Found | None:
@@ -270,6 +287,12 @@ LINE_RULES: tuple[LineRule, ...] = (
     ),
     LineRule("cuda", ("CUDA error", "CUDA out of memory"), _cuda),
     LineRule("slurm", ("slurmstepd: error", "srun: error"), _slurm),
+    # last: only a line no rule recognised at its start is searched for a quoted error
+    LineRule(
+        "quoted",
+        ("Error", "Exception", "Exit", "Interrupt", "Failure", "Fault", "Failed", "Timeout"),
+        _quoted,
+    ),
 )
 
 

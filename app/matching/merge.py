@@ -17,6 +17,14 @@ Ordering (DESIGN.md step 3, research/field.md section 14):
    one after the other are only in time order by their stamps);
 3. inside a chain, the original cause (depth 0) before what wrapped it.
 
+Between 1 and 2, a failure its process survived (``survived.py``) yields to
+the failures that ended the run; an error line quoted inside prose or Markdown (``inline.py``)
+yields to errors printed as such: a chat message that quotes the error and
+then pastes the log is answered from the log; then a failure that names what
+the system ran out of (``consequences.EXPLANATIONS``: a full disk, host
+memory, file descriptors, the OOM killer, SIGBUS) comes before its symptoms,
+even when Python printed it as the outer exception of a chain.
+
 A chain whose original cause is a consequence is a consequence throughout:
 ``RuntimeError("fetch failed")`` raised from a ``Connection reset by peer``
 wraps a victim.
@@ -132,7 +140,18 @@ def order(events: list[Merged]) -> list[Merged]:
     starts = sorted(chains.values(), key=lambda c: min(e.when(by_time) for e in c))
     for chain_id, members in enumerate(starts):
         _settle_chain(members, chain_id, by_time)
-    return sorted(events, key=lambda e: (e.consequence, e.chain_start, e.draft.depth, e.position))
+    return sorted(
+        events,
+        key=lambda e: (
+            e.consequence,
+            e.draft.survived,
+            e.draft.quoted,
+            not e.draft.explains,
+            e.chain_start,
+            e.draft.depth,
+            e.position,
+        ),
+    )
 
 
 def _settle_chain(members: list[Merged], chain_id: int, by_time: bool) -> None:

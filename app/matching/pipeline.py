@@ -15,17 +15,27 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from app.matching.ambiguity import general_first
 from app.matching.decode import decode, decode_text
 from app.matching.environment import detect_versions
 from app.matching.events import extract_events
 from app.matching.events_model import Event
 from app.matching.excerpt import excerpt_lines
+from app.matching.fragments import (
+    Reading,
+    capped,
+    fallback_events,
+    folded_scores,
+    fragment_scores,
+    is_fragment,
+)
 from app.matching.fuzzy import candidates, similarities
 from app.matching.index import SignatureIndex
 from app.matching.normalize import signature_text
 from app.matching.rank import DEFAULT_THRESHOLD, Scored, confidence_of, score_article
 from app.matching.redact import redact
 from app.matching.result import InputStats, Match, MatchResult
+from app.matching.windows import Window, evidence_windows
 
 WHOLE_LOG_LIMIT = 512 << 10
 """Above this, only excerpts (head, markers, tail) are decoded: a 1 MB log then costs a
@@ -48,6 +58,7 @@ class MatchOptions:
     env: Mapping[str, str] = field(default_factory=dict)
     threshold: float = DEFAULT_THRESHOLD
     whole_log_limit: int = WHOLE_LOG_LIMIT
+    windows: bool = False  # the result page's redacted lines around the evidence
 
 
 def match_text(
@@ -64,9 +75,18 @@ def match_text(
     hits = hits | index.scan(_event_blob(events).encode())
     versions = {**detect_versions(lines[:VERSION_LINES]), **options.env}
     scored = [_score_event(i, e, index, hits, versions) for i, e in enumerate(events)]
+    if is_fragment(events):
+        scored = fragment_scores(scored, events)
     matches = _rank(scored, index, options)
+    if not matches:  # nothing matched: look again for what a paste may have left out
+        reading = Reading(lines, numbers, events, hits, index)
+        again, more, scored = _fallback(reading, events, redactions, versions)
+        matches = _rank(scored, index, options)
+        if matches:  # else the events stay as pasted: a respelt reading that found nothing
+            events, redactions = again, more
     stats = InputStats(bytes=len(data), lines=total_lines, redactions=redactions)
-    return MatchResult(tuple(matches), tuple(events), stats, versions, tuple(notes))
+    windows = _windows(matches, events, lines, numbers, notes) if options.windows else {}
+    return MatchResult(tuple(matches), tuple(events), stats, versions, tuple(notes), windows)
 
 
 def _lines(
@@ -106,6 +126,20 @@ def _extract(lines: Sequence[str], numbers: Sequence[int], notes: list[str]) -> 
         return []
 
 
+def _windows(
+    matches: Sequence[Match],
+    events: Sequence[Event],
+    lines: Sequence[str],
+    numbers: Sequence[int],
+    notes: list[str],
+) -> dict[int, Window]:
+    try:
+        return evidence_windows(matches, events, lines, numbers)
+    except Exception as exc:  # the page loses its log lines, not its answer
+        notes.append(f"evidence windows failed: {type(exc).__name__}")
+        return {}
+
+
 def _redact_events(events: Sequence[Event]) -> tuple[list[Event], int]:
     """Redact every text field of every event in one pass, so pseudonyms agree."""
     fields = ("exception", "message", "error_text", "text", "context")
@@ -121,6 +155,31 @@ def _redact_events(events: Sequence[Event]) -> tuple[list[Event], int]:
         changes["exception"] = changes["exception"] or None  # type: ignore[assignment]
         cleaned.append(dataclasses.replace(event, **changes))  # type: ignore[arg-type]
     return cleaned, len(redacted.redactions)
+
+
+def _fallback(
+    reading: Reading, events: list[Event], redactions: int, versions: Mapping[str, str]
+) -> tuple[list[Event], int, list[list[Scored]]]:
+    """Events and scores from ``fragments.py``: new lines after the events, readings in place."""
+    found = fallback_events(reading)
+    added = [f for f in found if f.replaces is None]
+    extra, more = _redact_events([f.event for f in added])
+    placed = [
+        (len(events) + i, dataclasses.replace(f, event=e))
+        for i, (f, e) in enumerate(zip(added, extra, strict=True))
+    ]
+    placed += [(f.replaces, f) for f in found if f.replaces is not None]
+    events = [*events, *extra]
+    scored: list[list[Scored]] = [[] for _ in events]
+    hits = reading.hits | reading.index.scan(_event_blob([f.event for _, f in placed]).encode())
+    for at, item in placed:
+        events[at] = item.event
+        if item.folded:
+            scored[at] = folded_scores(item, reading.index)
+        else:
+            plain = _score_event(at, item.event, reading.index, hits, versions)
+            scored[at] = [capped(s, item) for s in plain]
+    return events, redactions + more, scored
 
 
 def _event_blob(events: Sequence[Event]) -> str:
@@ -147,7 +206,7 @@ def _score_event(
         )
         if result is not None:
             found.append(result)
-    return found
+    return general_first(found, event, index) if len(found) > 1 else found
 
 
 def _rank(

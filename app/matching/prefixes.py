@@ -32,18 +32,26 @@ from typing import NamedTuple
 PREFIX_WINDOW = 512  # no prefix chain is longer; the window bounds every regex call
 MAX_PREFIXES = 8  # [pod] ts [default1]:[rank1]:[W ...] is five; stop a hostile line early
 
-# Outermost, only at the start of a line: what a log shipper or srun --label adds.
+# Outermost, only at the start of a line, in this order: a Markdown blockquote around a
+# pasted log, what a log shipper adds, srun --label, pdsh. Each row says its shape.
 LEADING_TABLE: tuple[tuple[str, str], ...] = (
+    # a log pasted into a Markdown blockquote: "> [rank0]: Traceback", nested "> > "
+    ("quote", r"(?:> ?){1,4}"),
     # docker compose / log shippers "worker-3  | ", kubectl --prefix "[pod/worker-3/pytorch] "
     ("pod", r"(?P<pod_n>[\w.-]{1,128}) {1,32}\| "),
     ("k8s", r"\[pod/(?P<k8s_n>[\w.-]{1,128})/[\w.-]{1,128}\] ?"),
     # srun --label "3: " (padded " 3: " in large jobs): the task id is the rank
     ("srun", r" {0,5}(?P<srun_n>\d{1,5}): "),
+    # pdsh (DeepSpeed's multi-node launcher) "worker-3: ": a host name with a digit in it,
+    # lower-case first (an exception name is not one); "rank3: " is the bare rank row's
+    ("pdsh", r"(?!rank\d)(?P<pdsh_n>[a-z][a-z0-9-]{0,63}?\d[a-z0-9-]{0,63}): "),
 )
 
 # (name, pattern): the rows that may follow each other in any order. Where two could
 # match at one place the earlier wins: the specific rank forms before "[role3]:".
 PREFIX_TABLE: tuple[tuple[str, str], ...] = (
+    # Ray's log monitor: "(RayTrainWorker pid=4123, ip=10.0.0.5) ", "(pid=4123) " (a process)
+    ("ray", r"\((?:[\w.:-]{1,128} )?pid=(?P<ray_p>\d{1,10})(?:, ip=[\w.:-]{1,64})?\) ?"),
     # mpirun --tag-output: "[1,3]<stderr>:" (job id, rank)
     ("mpi", r"\[\d{1,9},(?P<mpi_n>\d{1,6})\]<std(?:out|err|diag)>: ?"),
     # PyTorch's own rank prefix, "[rank3]: " (a space follows unless a c10 tag does)
@@ -122,9 +130,16 @@ def _prefix_re() -> re.Pattern[str]:
     its prefixes. A repeated group keeps its last capture, which is what is
     wanted (the innermost rank, the last timestamp).
     """
-    pod, k8s, srun = (f"(?P<{name}>{body})" for name, body in LEADING_TABLE)
-    rows = "|".join(f"(?P<{name}>{body})" for name, body in PREFIX_TABLE)
-    return re.compile(rf"(?:{pod}|{k8s})?{srun}?(?:{rows}){{0,{MAX_PREFIXES}}}")
+    quote, pod, k8s, srun, pdsh = (_row(name, body) for name, body in LEADING_TABLE)
+    rows = "|".join(_row(name, body) for name, body in PREFIX_TABLE)
+    return re.compile(rf"{quote}?(?:{pod}|{k8s})?{srun}?{pdsh}?(?:{rows}){{0,{MAX_PREFIXES}}}")
+
+
+def _row(name: str, body: str) -> str:
+    """A row as a group; named only when its presence is read (each group costs every line)."""
+    if name in _RECORD_ROWS or name in _STAMP_ROWS:
+        return f"(?P<{name}>{body})"
+    return f"(?:{body})"
 
 
 def split_prefix(line: str) -> tuple[int | None, str]:
@@ -159,6 +174,8 @@ class PrefixParser:
         self._stamped = itemgetter(*(index[name] - 1 for name in _STAMP_ROWS))
 
     def __call__(self, line: str) -> LinePrefix:
+        if line.endswith(_RAY_REPEAT_END):
+            line = _RAY_REPEAT.sub("", line)
         match = self._match(line, 0, PREFIX_WINDOW)
         end = match.end() if match is not None else 0
         if end == 0:
@@ -186,13 +203,18 @@ class PrefixParser:
         return rank, stream, timestamp, record, level, any(self._stamped(groups))
 
 
+# Ray folds the same line from several workers into one: "... [repeated 6x across cluster]"
+_RAY_REPEAT_END = "across cluster]"
+_RAY_REPEAT = re.compile(r" ?\[repeated \d{1,9}x across cluster\]$")
 _NEW = tuple.__new__  # NamedTuple's generated __new__ costs 0.5 us a line; this a third
 
 
 def _host_stream(match: re.Match[str]) -> str | None:
     if match.group("nccl_h"):
         return f"proc:{match.group('nccl_h')}:{match.group('nccl_p')}"
-    pod = match.group("pod_n") or match.group("k8s_n")
+    if match.group("ray_p"):
+        return f"proc:ray:{match.group('ray_p')}"
+    pod = match.group("pod_n") or match.group("k8s_n") or match.group("pdsh_n")
     return f"pod:{pod}" if pod else None
 
 

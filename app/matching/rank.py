@@ -41,6 +41,8 @@ class Scored:
     article_id: str
     score: float
     evidence: tuple[Evidence, ...]
+    span: tuple[int, int] | None = None  # what its error patterns covered of the error text
+    contextless: bool = False  # it has context patterns and none of them was found
 
 
 def confidence_of(score: float) -> Confidence:
@@ -59,10 +61,10 @@ def score_article(
     versions: Mapping[str, str],
 ) -> Scored | None:
     """Score ``entry`` for ``event`` (the ``order``-th event, root cause first)."""
-    evidence = _error_evidence(event, entry, index, hits)
+    evidence, span = _error_evidence(event, entry, index, hits)
     if evidence:
         raw = ERROR_WEIGHT + FUZZY_WEIGHT * fuzzy
-    elif fuzzy >= FUZZY_ONLY_MIN:
+    elif fuzzy >= FUZZY_ONLY_MIN and _fuzzy_alone_allowed(event):
         raw = FUZZY_ONLY_WEIGHT * fuzzy
     else:
         return None  # cheapest rejection first: most candidates end here
@@ -82,7 +84,17 @@ def score_article(
     if notes and notes[0].hint.startswith("outside"):
         factor *= OUT_OF_RANGE_FACTOR
     score = max(0.0, min(1.0, raw * factor))
-    return Scored(entry.id, score, tuple(evidence + context + notes))
+    contextless = bool(entry.context_sids) and count == 0
+    return Scored(entry.id, score, tuple(evidence + context + notes), span, contextless)
+
+
+def _fuzzy_alone_allowed(event: Event) -> bool:
+    """Similarity alone needs an error line printed as such (issue 18, shape 4).
+
+    Frames without their exception line name a code path, not a failure, and
+    a message read out of prose is too loose to be compared without a pattern.
+    """
+    return not event.quoted and bool(event.exception or event.message)
 
 
 def _vetoed(event: Event, entry: ArticleEntry, index: SignatureIndex, hits: frozenset[int]) -> bool:
@@ -92,8 +104,10 @@ def _vetoed(event: Event, entry: ArticleEntry, index: SignatureIndex, hits: froz
 
 def _error_evidence(
     event: Event, entry: ArticleEntry, index: SignatureIndex, hits: frozenset[int]
-) -> list[Evidence]:
+) -> tuple[list[Evidence], tuple[int, int] | None]:
+    """Evidence of the error patterns that hit the error text, and the span they cover."""
     found = []
+    covered: tuple[int, int] | None = None
     for sid in entry.error_sids:
         if sid not in hits:
             continue
@@ -102,7 +116,9 @@ def _error_evidence(
             line = event.error_line_start + event.error_text.count("\n", 0, span[0])
             pattern = index.signatures[sid].pattern
             found.append(Evidence("error", pattern, line, line, "error message matches"))
-    return found
+            low, high = covered or span
+            covered = (min(low, span[0]), max(high, span[1]))
+    return found, covered
 
 
 def _context_evidence(

@@ -36,7 +36,8 @@ from typing import Any
 import re2
 
 from app.errors import ConfigError
-from app.matching.redact_rules import PLACEHOLDER_PATTERN, RULES, RedactRule
+from app.matching.redact_checks import RedactRule
+from app.matching.redact_rules import PLACEHOLDER_PATTERN, RULES
 
 BLOCK_CHARS = 64 * 1024
 MAX_PASSES = 4  # a pass after the first only rescans lines it changed; 2 is the norm
@@ -263,7 +264,11 @@ def _spans(
         start, end = match.span(rule.group)
         if start >= end or not _valid(rule, match, text, start, end):
             continue
-        spans.append((base + start, base + end))
+        if rule.pieces is None:
+            spans.append((base + start, base + end))
+            continue
+        offset = base + start
+        spans.extend((offset + a, offset + b) for a, b in rule.pieces(text[start:end]))
     return spans
 
 

@@ -1,5 +1,12 @@
 """The secret-scrubbing rule table (research note A.3), in the order it applies.
 
+Four layers, each a table below: ``HEAD`` (key material, credentials in URLs,
+webhooks, auth headers), ``PROVIDERS`` (token formats with a prefix, in
+``redact_providers``), ``CONTEXT`` (structural rules: the key-name rule, CLI
+password forms, Chinese labels, and the entropy rule for random tokens in
+URLs and ``X-`` headers) and ``PEOPLE`` (pseudonymised e-mails, IPs, hosts).
+The checks the rows use live in ``redact_checks``.
+
 Authoring guidelines (read before adding a row):
 
 * RE2 syntax only: no look-around, no back-references, repetition bounds at
@@ -14,165 +21,101 @@ Authoring guidelines (read before adding a row):
   are ``[ \\t]``, never ``\\s``. ``redact`` scans line-aligned blocks, and this
   keeps its result independent of where the blocks fall.
 * Do not redact evidence: commit SHAs, ``sha256:`` digests, versions,
-  ``max_new_tokens`` and friends. Context rules use validators (below) instead
-  of global entropy, which would destroy them (note A.2; target A3).
+  ``max_new_tokens`` and friends, and code: a source line in a traceback
+  (``api_key = settings.OPENAI_API_KEY``) is evidence, not a secret. Context
+  rules use validators instead of global entropy, which would destroy them
+  (note A.2; target A3); the entropy rule runs only inside URLs and headers.
 * A match that cannot be caught without drowning the log in false positives
   goes in ``tests/matching/test_redact.py::KNOWN_MISSES`` (target A12).
 """
 
 from __future__ import annotations
 
-import math
-from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
-from functools import cache
-from typing import Any
-
-import re2
-
-Validator = Callable[[str, str], bool]  # (secret, key) -> keep this match as a secret?
-
-
-@dataclass(frozen=True, slots=True)
-class RedactRule:
-    """One row: a format that is a secret (or a person) wherever it appears."""
-
-    id: str
-    pattern: str
-    group: int = 0  # the capture group replaced; 0 = the whole match
-    key_group: int = 0  # the group passed to validators as the key; 0 = none
-    validators: tuple[Validator, ...] = ()
-    pseudonym: str = ""  # "ip" / "host" / "email": <ip-1> instead of [REDACTED:...]
-    multiline: bool = False  # may span lines: runs outside the block scan
-    trigger: str = ""  # for multiline rows: a one-line pattern that must fire first
-    source: str = ""  # where the rule comes from
-
-
-# -- validators: python-side checks RE2 cannot express (note A.3) -------------
-
-_PLACEHOLDER_TEXT = (
-    "none null nil true false undefined unset empty redacted hidden masked removed secret"
-    " password passwd token changeme example dummy test default required optional"
+from app.matching.redact_checks import (
+    RedactRule,
+    ascii_value,
+    bearer_value,
+    colon_wants_a_token,
+    cookie_value,
+    header_not_an_id,
+    hostish,
+    ipv4_not_version,
+    key_not_ml,
+    literal_value,
+    min_len_4,
+    min_len_6,
+    min_len_8,
+    names_a_secret,
+    not_expression,
+    not_metavar,
+    not_numeric,
+    not_path,
+    not_placeholder,
+    not_port_path,
+    not_service_address,
+    secretish,
+    strong_key_or_secretish,
+    userinfo_secret,
 )
-_PLACEHOLDER_WORDS = frozenset(_PLACEHOLDER_TEXT.split())
-_ML_CONFIG_KEY = (  # target A3: ML configuration keys that end in "token"
-    r"^(?:max|min|num|new|pad|bos|eos|unk|sep|cls|mask|special|added|total|start|end|"
-    r"image|audio|video|vision|boi|eoi|decoder_start|prompt|chat|default|sample|"
-    r"padding|eot|fim_\w+|use_auth|use)_?(?:new_)?tokens?(?:_ids?)?$"
-    r"|^token(?:izer\w*|_type\w*|_ids?|_len\w*|_count|s_per_\w+)?$|^tokens_per_\w+$"
-)
+from app.matching.redact_entropy import random_token, url_tokens
+from app.matching.redact_providers import PROVIDERS
 
+# Cheap checks first: a flood of ``key=v`` pairs must cost microseconds each (A10).
+GENERIC = (min_len_6, not_numeric, literal_value, names_a_secret, not_placeholder, not_path,
+           key_not_ml)  # fmt: skip
+ENV = (min_len_6, not_numeric, names_a_secret, colon_wants_a_token, not_placeholder, not_path,
+       not_expression, key_not_ml)  # fmt: skip
 
-@cache
-def _ml_config_key() -> Any:
-    options = re2.Options()
-    options.case_sensitive = False
-    options.log_errors = False
-    return re2.compile(_ML_CONFIG_KEY, options)
-
-
-def min_len_8(secret: str, key: str) -> bool:
-    return len(secret) >= 8
-
-
-def min_len_4(secret: str, key: str) -> bool:
-    return len(secret) >= 4
-
-
-def not_numeric(secret: str, key: str) -> bool:
-    """``MAX_TOKENS=100000000`` is a number, not a secret."""
-    return not secret.replace(".", "").replace("_", "").replace("-", "").isdigit()
-
-
-def not_placeholder(secret: str, key: str) -> bool:
-    """``--token $HF_TOKEN``, ``<your-token>``, ``***``, ``None`` are not secrets."""
-    value = secret.strip("'\"`").lower()
-    if not value or value in _PLACEHOLDER_WORDS or value[0] in "$<{%[*":
-        return False
-    if set(value) <= set("*x.#-_?"):
-        return False
-    words = value.replace("-", "_").replace(".", "_").split("_")
-    return "your" not in words and words[0] not in ("my", "xxx", "xxxx")
-
-
-def not_metavar(secret: str, key: str) -> bool:
-    """``[--api-key API_KEY]``: argparse names a flag's value after the flag, in capitals."""
-    return secret.rstrip("]),").replace("-", "_") != key.upper().replace("-", "_")
-
-
-def not_path(secret: str, key: str) -> bool:
-    """``HF_TOKEN_PATH=/root/.cache/...`` and ``PWD=/work`` name files, not secrets."""
-    return not secret.startswith(("/", "~/", "./", "../", "file:")) and ":\\" not in secret[:3]
-
-
-def key_not_ml(secret: str, key: str) -> bool:
-    """``pad_token: <pad>``, ``tokenizer.eos_token = ...``: the key is ML config."""
-    name = key.strip("\"'` \t-").rsplit(".", 1)[-1]
-    return _ml_config_key().search(name) is None
-
-
-def secretish(secret: str, key: str) -> bool:
-    """Letters and digits, or high entropy (gitleaks generic-api-key: >= 3.5 bits)."""
-    has_letter = any(c.isalpha() for c in secret)
-    has_digit = any(c.isdigit() for c in secret)
-    return (has_letter and has_digit) or _entropy(secret) >= 3.5
-
-
-def has_letter_and_digit(secret: str, key: str) -> bool:
-    """Random API keys of 20+ chars nearly always mix both; prose never does."""
-    return any(c.isdigit() for c in secret) and any(c.isalpha() for c in secret)
-
-
-def bearer_value(secret: str, key: str) -> bool:
-    """``Bearer authentication`` is prose; a token has a digit or is long."""
-    return not_placeholder(secret, key) and (any(c.isdigit() for c in secret) or len(secret) >= 32)
-
-
-def userinfo_secret(secret: str, key: str) -> bool:
-    """``u:p@`` always; a bare user only when it looks like a token (``ghp_..@``)."""
-    user, colon, password = secret.partition(":")
-    if colon:
-        return bool(password) and not_placeholder(password, key)
-    return len(user) >= 16 and has_letter_and_digit(user, key)
-
-
-def ipv4_not_version(secret: str, key: str) -> bool:
-    """``tensorrt==10.0.1.6``, ``version 10.1.2.3``, ``10.0.0.1.5`` are versions."""
-    octets = secret.split(".")
-    return not key and len(octets) == 4 and all(int(o) <= 255 for o in octets)
-
-
-def hostish(secret: str, key: str) -> bool:
-    """``gpu-7.local``, ``a.b.local``, ``db.corp``: not the attribute ``threading.local``."""
-    labels = secret.split(".")
-    if labels[-1].lower() != "local":
-        return True
-    return len(labels) >= 3 or any(c.isdigit() or c == "-" for c in labels[0])
-
-
-def not_service_address(secret: str, key: str) -> bool:
-    """``git@github.com`` is an SSH remote, not a person; it is evidence."""
-    return secret.partition("@")[0].lower() not in ("git", "hg", "ssh")
-
-
-def _entropy(value: str) -> float:
-    counts = Counter(value).values()
-    total = len(value)
-    return -sum(n / total * math.log2(n / total) for n in counts) if total else 0.0
-
-
-GENERIC = (min_len_8, not_numeric, secretish, key_not_ml, not_placeholder, not_path)
-ENV = (min_len_8, not_numeric, key_not_ml, not_placeholder, not_path)
-
-
-# -- the table ----------------------------------------------------------------
+# -- building blocks -------------------------------------------------------------
 
 _SEP = r"""(\\?["']?[ \t]*(?::|=>?)[ \t]*\\?["']?)"""  # key/value glue: = : => and quotes
 _PEM_HEAD = r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"
 _PEM_LINE = r"[A-Za-z0-9+/]{16,100}={0,2}|[A-Za-z0-9+/]{0,15}[0-9+/=][A-Za-z0-9+/=]{0,15}"
+# Words that make a key name secret-bearing (the key-name rule); the validator
+# ``names_a_secret`` then asks that the name *ends* in one (``key_states`` does not).
+_KEY_WORDS = (
+    r"(?:token|secret|pass|pw|pwd|key|credential|creds|auth|cookie|session|sessid|[._-]sid|"
+    r"signature)"  # "sid" only after a separator: busId, consider, inside are not keys
+)
+_KEY_NAME = r"(?:export[ \t]+)?[A-Za-z0-9_.-]{0,40}" + _KEY_WORDS + r"[A-Za-z0-9_]{0,12}"
+_KEY_GLUE = (  # quotes escaped up to twice (a JSON string in a JSON log line); \uff1a is "："
+    r"""(?:\\{0,3}["'`])?[ \t]*(?::|=>?|：|\\uff1a)[ \t]*(?:\\{0,3}["'`])?"""
+)
+_ZH_WORDS = (
+    "密码",
+    "密钥",
+    "秘钥",
+    "令牌",
+    "口令",
+    "凭证",
+    "凭据",
+    "授权码",
+    "私钥",
+    "访问码",
+    "安全码",
+)
 
-RULES: tuple[RedactRule, ...] = (
+
+def _json_escaped(word: str) -> str:
+    """``密码`` as ``json.dumps`` writes it: ``\\u5bc6\\u7801`` (a JSON log line)."""
+    return "".join(f"\\\\u{ord(c):04x}" for c in word)
+
+
+_ZH_KEYS = "(?:" + "|".join(_ZH_WORDS + tuple(map(_json_escaped, _ZH_WORDS))) + ")"
+_ZH_GLUE = r"(?:[:：=]|是|为|\\u(?:ff1a|662f|4e3a)|[ \t])"
+_HEADERS = (
+    r"authorization|proxy-authorization|x-api-key|api-key|apikey|x-apikey|x-auth-token|"
+    r"x-access-token|x-api-token|private-token|ocp-apim-subscription-key|x-goog-api-key|"
+    r"x-amz-security-token|x-csrf-token|x-xsrf-token|x-session-token|x-subscription-token"
+)
+_QUERY_KEYS = (
+    r"access_?token|token|api_?key|apikey|api-key|key|sig|sign|signature|secret|client_secret|"
+    r"password|passwd|pwd|auth|code|subscription-key|subscription_key|session|sessionid|sid|"
+    r"refresh_token|id_token|auth_token|private_token|ak|sk|x-amz-signature|"
+    r"x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential"
+)
+
+HEAD: tuple[RedactRule, ...] = (
     # Key material first: its body spans lines and must not be split by later rows.
     RedactRule(
         "pem-private-key",
@@ -193,6 +136,12 @@ RULES: tuple[RedactRule, ...] = (
         trigger=_PEM_HEAD,
     ),
     # URLs: credentials in the authority, the query, and whole webhook URLs.
+    RedactRule(  # postgres://u:pa/ss@wo@rd@host: the password runs to the last "@"
+        "dsn-password",
+        r"(?i)\b[a-z][a-z0-9+.-]{0,30}://[^\s:/?#@'\"<>]{0,128}:([^\s'\"<>]{1,256})@",
+        group=1,
+        validators=(not_port_path, not_placeholder),
+    ),
     RedactRule(
         "url-userinfo",
         r"(?i)\b([a-z][a-z0-9+.-]{0,30}://)([^\s/?#@'\"<>]{1,256})@",
@@ -200,11 +149,9 @@ RULES: tuple[RedactRule, ...] = (
         validators=(userinfo_secret,),
         source="Relay @urlauth, detect-secrets BasicAuth",
     ),
-    RedactRule(  # DingTalk access_token, WeCom key, SAS sig, presigned S3/GCS URLs
+    RedactRule(  # DingTalk access_token, WeCom key, SAS sig, APIM keys, presigned URLs
         "url-query-secret",
-        r"(?i)([?&;](?:access_?token|token|api_?key|apikey|key|sig|sign|signature|secret|"
-        r"client_secret|password|passwd|pwd|auth|code|x-amz-signature|x-amz-credential|"
-        r"x-amz-security-token|x-goog-signature|x-goog-credential)=)([^&\s#'\"<>)\]}\\]+)",
+        r"(?i)([?&;](?:" + _QUERY_KEYS + r")=)([^&\s#'\"<>)\]}\\]+)",
         group=2,
         validators=(not_placeholder,),
     ),
@@ -214,9 +161,14 @@ RULES: tuple[RedactRule, ...] = (
         group=2,
         source="gitleaks slack-webhook-url",
     ),
-    RedactRule(
+    RedactRule(  # host-less, as urllib3 prints it: "with url: /services/T.../B.../..."
+        "slack-webhook-path",
+        r"(/services/)(T[A-Z0-9]{8,10}/B[A-Z0-9]{8,10}/[A-Za-z0-9]{24})",
+        group=2,
+    ),
+    RedactRule(  # also host-less, as urllib3 prints it: "with url: /open-apis/bot/v2/hook/..."
         "feishu-lark-webhook",
-        r"(?i)(open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/)([A-Za-z0-9-]{8,})",
+        r"(?i)((?:open\.(?:feishu\.cn|larksuite\.com))?/open-apis/bot/v2/hook/)([A-Za-z0-9-]{8,})",
         group=2,
     ),
     RedactRule(
@@ -227,17 +179,24 @@ RULES: tuple[RedactRule, ...] = (
     ),
     RedactRule(
         "discord-webhook",
-        r"(?i)(discord(?:app)?\.com/api/webhooks/)([0-9]+/[A-Za-z0-9_-]+)",
+        r"(?i)((?:discord(?:app)?\.com)?/api/webhooks/)([0-9]{5,}/[A-Za-z0-9_-]{20,})",
         group=2,
         source="detect-secrets Discord",
     ),
+    RedactRule("bark-key", r"(?i)(api\.day\.app/)([A-Za-z0-9]{16,40})", group=2),
     RedactRule("dingtalk-sign-secret", r"\bSEC[0-9a-f]{64}\b"),
     # Headers and schemes.
     RedactRule(
+        "cookie-header",
+        r"(?i)(?:^|[^\w-])((?:set-)?cookie)" + _SEP + r"([^\r\n\"'\\]{8,})",
+        group=3,
+        validators=(cookie_value,),
+    ),
+    RedactRule(
         "auth-header",
         r"(?i)(?:^|[^\w-]|[^-]-)"  # a header name, not an argparse flag (--api-key: expected)
-        r"(authorization|proxy-authorization|x-api-key|api-key|x-auth-token|"
-        r"private-token)" + _SEP + r"((?:bearer|basic|token|digest)[ \t]+)?([^\s'\",}\\]+)",
+        r"(" + _HEADERS + r")" + _SEP + r"((?:bearer|basic|token|digest|aws4-hmac-sha256|"
+        r"apikey|ssws)[ \t]+)?([^\s'\",}\\]+)",
         group=4,
         validators=(min_len_8, not_placeholder),
     ),
@@ -248,14 +207,9 @@ RULES: tuple[RedactRule, ...] = (
         validators=(bearer_value,),
         source="Relay @bearer",
     ),
-    # Provider token formats: prefix + charset + length, the bulk of the recall.
-    RedactRule("hf-token", r"\b(?:hf|api_org)_[A-Za-z0-9]{30,40}\b", source="gitleaks, widened"),
-    RedactRule(  # also DeepSeek-style sk-<32 hex>
-        "openai-anthropic-key",
-        r"\bsk-(?:proj-|svcacct-|admin-|ant-[a-z]+[0-9]*-)?[A-Za-z0-9_-]{20,}",
-        validators=(has_letter_and_digit,),
-    ),
-    RedactRule("aws-access-key-id", r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b"),
+)
+
+CONTEXT: tuple[RedactRule, ...] = (
     RedactRule(
         "aws-secret-key-ctx",
         r"(?i)(aws_?secret_?access_?key|aws_?secret_?key|secret_?access_?key)"
@@ -263,26 +217,12 @@ RULES: tuple[RedactRule, ...] = (
         + r"([A-Za-z0-9/+=]{40})",
         group=3,
     ),
-    RedactRule("gcp-api-key", r"\bAIza[0-9A-Za-z_-]{35}", source="gitleaks gcp-api-key"),
-    RedactRule("google-oauth-token", r"\bya29\.[0-9A-Za-z_-]{20,}"),
     RedactRule(
         "azure-storage-key",
         r"(?i)((?:Account|SharedAccess)Key=)([A-Za-z0-9+/]{40,86}={0,2})",
         group=2,
         source="detect-secrets AzureStorageKey",
     ),
-    RedactRule(
-        "azure-ad-client-secret",
-        r"[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}",
-        source="gitleaks azure-ad-client-secret",
-    ),
-    RedactRule(
-        "github-token",
-        r"\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{82,244})\b",
-    ),
-    RedactRule("gitlab-token", r"\bgl(?:pat|dt|rt|cbt|ptt|oas|soat|ft|imt)-[A-Za-z0-9_.-]{20,}"),
-    RedactRule("slack-token", r"\bx(?:ox[abposer]|app)-[A-Za-z0-9-]{10,}"),
-    RedactRule("wandb-v1-key", r"\bwandb_v1_[A-Za-z0-9_]{20,}", source="trufflehog W&B v2"),
     RedactRule(  # trufflehog W&B v1: 40 hex with "wandb" nearby
         "wandb-key-ctx",
         r"(?i)(wandb[\w.(: -]{0,20}(?:api[_-]?key|key|login)\\?[\"']?[ \t]*[:=( ][ \t]*\\?[\"']?)"
@@ -301,42 +241,82 @@ RULES: tuple[RedactRule, ...] = (
         group=2,
         validators=(min_len_8, secretish, not_placeholder),
     ),
-    RedactRule(
-        "pypi-token",
-        r"\bpypi-(?:AgEIcHlwaS5vcmc|AgENdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,}",
+    RedactRule(  # mysql -pPASS, sshpass -p PASS, redis-cli -a PASS, curl -u user:PASS
+        "cli-password",
+        r"(?:\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\r\n]{0,200}?[ \t]-p"
+        r"|\bsshpass[ \t]+-p[ \t]*|\bredis-cli\b[^\r\n]{0,200}?[ \t]-a[ \t]+"
+        r"|(?:^|[ \t])(?:-u|--user)(?:[ \t]+|=)[\"']?[A-Za-z0-9._@$-]{1,64}:)[\"']?"
+        r"([^\s'\"/][^\s'\"]*)",  # not pip's "--user git+https://..."
+        group=1,
+        validators=(min_len_4, not_numeric, not_placeholder),
+        source="gitleaks curl-auth-user",
     ),
-    RedactRule("npm-token", r"\bnpm_[A-Za-z0-9]{36,}"),
-    RedactRule("databricks-token", r"\bdapi[0-9a-f]{32}(?:-[0-9])?\b"),
-    RedactRule("errkb-token", r"\berrkb_[a-z]+_[A-Za-z0-9_-]{32,}", source="errkb's own tokens"),
-    RedactRule("jwt", r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*"),
-    # Context rules: a key that names a secret, validated.
-    RedactRule(  # huggingface-cli login --token X, --password X, --hf_token=X
+    RedactRule(  # huggingface-cli login --token X, --db-password X, --hf_token=X
         "cli-flag-secret",
-        r"(?i)(--(password|passwd|pass|token|hf[-_]token|api[-_]?key|secret|access[-_]key|"
-        r"secret[-_]key|auth[-_]token)(?:=|[ \t]+))([^\s'\"]+)",
+        r"(?i)(--([\w-]{0,30}(?:password|passwd|pass|token|key|secret|auth|credential|cookie|"
+        r"session)[\w-]{0,10})(?:=|[ \t]+))([^\s'\"-][^\s'\"]*)",
         group=3,
         key_group=2,
-        validators=(min_len_4, not_placeholder, not_metavar),
+        validators=(
+            min_len_4,
+            names_a_secret,
+            key_not_ml,
+            not_placeholder,
+            not_metavar,
+            strong_key_or_secretish,
+        ),
     ),
-    RedactRule(  # HF_TOKEN=, export WANDB_API_KEY=, AWS_SECRET_ACCESS_KEY:
+    RedactRule(  # HF_TOKEN=, export DB_PASS=, MASTER_KEY:, REDIS_PASS=
         "env-assignment",
-        r"\b((?:export[ \t]+)?([A-Z][A-Z0-9_]{0,60}(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|"
-        r"API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Z0-9_]{0,20})[ \t]*[:=][ \t]*)"
-        r"[\"']?([^\s\"']{4,})",
-        group=3,
-        key_group=2,
-        validators=ENV,
-    ),
-    RedactRule(
-        "generic-kv",
-        r"(?i)\b([\w.-]{0,40}(?:password|passwd|pwd|secret|api[_-]?key|apikey|access[_-]?key|"
-        r"private[_-]?key|client[_-]?secret|auth[_-]?token|access[_-]?token|refresh[_-]?token|"
-        r"hf[_-]?token|token))" + _SEP + r"([^\s\"',;)}\]\\]{8,})",
+        r"\b((?:export[ \t]+)?([A-Z0-9_]{0,60}(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|PASS|"
+        r"PWD|KEY|CREDENTIALS?|AUTH|COOKIE|SESSION|SESSID|SIGNATURE|_SK)[A-Z0-9_]{0,20})"
+        r"[ \t]*[:=][ \t]*)[\"']?([^\s\"']{6,})",
         group=3,
         key_group=1,
-        validators=GENERIC,
-        source="gitleaks generic-api-key",
+        validators=ENV,
     ),
+    RedactRule(  # the key-name rule: any key that names a secret, any syntax, literal values
+        "generic-kv",
+        r"(?m)(?:^|[\s\"'`{(\[,;&?|*>])((?i)" + _KEY_NAME + _KEY_GLUE + r")"
+        r"([^\s\"'`,;)}\]\\]{6,256})",  # shorter values are never secrets here (min_len_6)
+        group=2,
+        key_group=1,
+        validators=GENERIC,
+        source="gitleaks generic-api-key, detect-secrets KeywordDetector",
+    ),
+    RedactRule(  # "using token x9Kq...", "api key 7f3a...": a key, spaces, a long mixed token
+        "spaced-secret",
+        r"(?i)(?:^|[\s\"'(,])([a-z0-9_.-]{0,20}(?:token|secret|passw(?:or)?d|api[_ -]?key|key)"
+        r"[ \t]+)([A-Za-z0-9_+/=-]{16,256})",
+        group=2,
+        key_group=1,
+        validators=(literal_value, names_a_secret, not_placeholder),
+    ),
+    RedactRule(  # 密码：..., 密钥: ..., 令牌=..., 口令 ...
+        "zh-label-secret",
+        r"(" + _ZH_KEYS + r"[ \t]*" + _ZH_GLUE + r"[ \t]*(?:[\"'“‘「]|\\u201c)?)"
+        r"([^\s，,。；;、\"'“”‘’」）)】\]\\]{4,128})",
+        group=2,
+        validators=(ascii_value, not_placeholder),
+    ),
+    # The entropy rule: random-looking tokens in URLs, urllib3's "url:" and X- headers.
+    RedactRule(
+        "url-token",
+        r"(?i)(?:\b(?:https?|wss?|ftp)://|\burl: )([^\s'\"<>\\]{8,1000})",
+        group=1,
+        pieces=url_tokens,
+    ),
+    RedactRule(
+        "header-token",
+        r"(?i)((?:^|[\s'\"{,(\[;])x-[a-z0-9-]{1,60}\\?[\"']?[ \t]*[:=][ \t]*\\?[\"']?)"
+        r"([A-Za-z0-9_+/=.~-]{20,512})",
+        group=2,
+        key_group=1,
+        validators=(header_not_an_id, random_token),
+    ),
+)
+
+PEOPLE: tuple[RedactRule, ...] = (
     # People and places: pseudonymised so that "the same host" stays visible.
     RedactRule(
         "email",
@@ -370,6 +350,8 @@ RULES: tuple[RedactRule, ...] = (
         source="Relay @userpath",
     ),
 )
+
+RULES: tuple[RedactRule, ...] = HEAD + PROVIDERS + CONTEXT + PEOPLE
 
 # What redact writes. The engine treats these as already redacted, so none of
 # the rows above can fire on them and redact(redact(x)) == redact(x) (A8).

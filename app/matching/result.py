@@ -13,7 +13,7 @@ from typing import Literal
 
 from app.matching.events_model import Event
 
-EvidenceKind = Literal["error", "context", "log-context", "fuzzy", "environment"]
+EvidenceKind = Literal["error", "context", "log-context", "fuzzy", "environment", "note"]
 Confidence = Literal["high", "medium", "low"]
 
 
@@ -75,6 +75,9 @@ class MatchResult:
     input: InputStats
     versions: Mapping[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    windows: Mapping[int, tuple[tuple[int, str], ...]] = field(default_factory=dict)
+    """Asked for with ``MatchOptions(windows=True)``: per shown event index, the redacted
+    ``(line number, text)`` rows around its evidence (``windows.py``); not in ``to_json``."""
 
     @property
     def unknown(self) -> bool:

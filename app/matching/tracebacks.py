@@ -243,6 +243,7 @@ def _unfinished(index: int, last: int, frames: list[Frame]) -> Draft:
         EventKind.TRACEBACK, None, "", index, last, last, last, tuple(frames[-MAX_FRAMES:])
     )
     draft.notes.append("traceback without an exception line (cut off or interleaved)")
+    draft.printed = ""  # no error line: a source line's comment is not the error (issue 18)
     return draft
 
 

@@ -1,8 +1,8 @@
 """Reads for the authoring loop (issue 9): a cluster's samples, events to replay, feedback.
 
 Everything returned is already redacted (it was stored redacted). Same
-conventions as ``queries.py``: keyword-only, one transaction each, detached
-rows, database failures as ``StoreError``.
+conventions as the rest of the store (``transaction.py``): keyword-only, one
+transaction each, detached rows, database failures as ``StoreError``.
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from app.errors import InputError
-from app.store.queries import _aware, _done, _guarded
 from app.store.tables import Feedback, MatchEvent, UnmatchedCluster
+from app.store.transaction import aware, done, guarded
 
 MIN_PREFIX = 8
 
 
-@_guarded
+@guarded
 def find_cluster(session: Session, *, fingerprint: str) -> UnmatchedCluster | None:
     """The cluster whose fingerprint starts with ``fingerprint`` (at least 8 hex digits)."""
     prefix = fingerprint.strip().lower()
@@ -33,13 +33,13 @@ def find_cluster(session: Session, *, fingerprint: str) -> UnmatchedCluster | No
             .limit(2)
         )
     )
-    _done(session, rows)
+    done(session, rows)
     if len(rows) > 1:
         raise InputError(f"fingerprint prefix {fingerprint!r} names several clusters")
     return rows[0] if rows else None
 
 
-@_guarded
+@guarded
 def cluster_excerpts(session: Session, *, fingerprint: str, limit: int = 3) -> list[str]:
     """Distinct redacted excerpts of the cluster's unmatched sightings, newest first."""
     rows = session.exec(
@@ -49,7 +49,7 @@ def cluster_excerpts(session: Session, *, fingerprint: str, limit: int = 3) -> l
         .order_by(col(MatchEvent.created_at).desc(), col(MatchEvent.id).desc())
         .limit(limit * 10)
     ).all()
-    _done(session)
+    done(session)
     return list(dict.fromkeys(row for row in rows if row.strip()))[:limit]
 
 
@@ -64,7 +64,7 @@ class StoredEvent:
     view_key: str | None  # set once the web page was opened: the permalink /r/<id>/<key>
 
 
-@_guarded
+@guarded
 def events_since(session: Session, *, since: datetime, limit: int) -> list[StoredEvent]:
     """The newest ``limit`` match events stored after ``since`` that have an excerpt."""
     rows = session.execute(
@@ -75,12 +75,12 @@ def events_since(session: Session, *, since: datetime, limit: int) -> list[Store
             col(MatchEvent.top_article_id),
             col(MatchEvent.view_key),
         )
-        .where(col(MatchEvent.created_at) >= _aware(since, "since"))
+        .where(col(MatchEvent.created_at) >= aware(since, "since"))
         .where(col(MatchEvent.excerpt) != "")
         .order_by(col(MatchEvent.created_at).desc(), col(MatchEvent.id).desc())
         .limit(limit)
     ).all()
-    _done(session)
+    done(session)
     return [StoredEvent(int(i or 0), at, text, top, key) for i, at, text, top, key in rows]
 
 
@@ -97,7 +97,7 @@ class Verdict:
     excerpt: str
 
 
-@_guarded
+@guarded
 def feedback_verdicts(session: Session, *, since: datetime) -> list[Verdict]:
     """Feedback given after ``since``, oldest first, joined with the event it is about."""
     query = (
@@ -111,11 +111,11 @@ def feedback_verdicts(session: Session, *, since: datetime) -> list[Verdict]:
             col(MatchEvent.excerpt),
         )
         .join(MatchEvent, col(MatchEvent.id) == col(Feedback.match_event_id))
-        .where(col(Feedback.created_at) >= _aware(since, "since"))
+        .where(col(Feedback.created_at) >= aware(since, "since"))
         .order_by(col(Feedback.created_at), col(Feedback.id))
     )
     rows = session.execute(query).all()
-    _done(session)
+    done(session)
     return [
         Verdict(int(f or 0), at, v, right, int(e or 0), top, x)
         for f, at, v, right, e, top, x in rows

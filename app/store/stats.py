@@ -1,6 +1,6 @@
 """Read-only queries for article pages and feedback: hits, verdicts, one match event.
 
-Kept apart from ``queries.py`` (the writes and their idempotency rules);
+Kept apart from the writes (``match_events.py``, ``verifications.py``);
 the same conventions hold: keyword-only, one transaction each, detached rows,
 database failures as ``StoreError``. Callers should pass a session bound to
 ``engine.reader(engine)`` so SQLite begins them DEFERRED.
@@ -16,8 +16,8 @@ from sqlmodel import Session, col, select
 
 from app.articles.lifecycle import STALE_OUTCOMES, Evidence, Flag
 from app.store.environments import environment_label
-from app.store.queries import _done, _guarded
 from app.store.tables import Feedback, MatchEvent, VerificationRun
+from app.store.transaction import done, guarded
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class ArticleStats:
     named_right: int  # feedback on other answers that named this article as the right one
 
 
-@_guarded
+@guarded
 def article_stats(session: Session, *, article_id: str) -> ArticleStats:
     """Hit count and feedback counts of one article."""
     hits = session.exec(
@@ -45,20 +45,20 @@ def article_stats(session: Session, *, article_id: str) -> ArticleStats:
     named = session.exec(
         select(sa.func.count()).where(col(Feedback.right_article_id) == article_id)
     ).one()
-    _done(session)
+    done(session)
     counts = dict(verdicts)
     return ArticleStats(int(hits), counts.get("fixed", 0), counts.get("wrong", 0), int(named))
 
 
-@_guarded
+@guarded
 def get_match_event(session: Session, *, match_event_id: int) -> MatchEvent | None:
     """One stored match event (redacted), or None."""
     row = session.get(MatchEvent, match_event_id)
-    _done(session, [row] if row is not None else [])
+    done(session, [row] if row is not None else [])
     return row
 
 
-@_guarded
+@guarded
 def lifecycle_evidence(session: Session) -> tuple[dict[str, Evidence], datetime | None]:
     """Per article: its latest verifier run, the newest flagging run among the latest run
     of each environment, and its last hit; and when the store began counting.
@@ -97,7 +97,7 @@ def lifecycle_evidence(session: Session) -> tuple[dict[str, Evidence], datetime 
     ).all()
     hits = session.execute(last_hits()).all()
     since = session.exec(select(sa.func.min(col(MatchEvent.created_at)))).one()
-    _done(session)
+    done(session)
     evidence: dict[str, Evidence] = {}
     for article_id, outcome, started_at, environment in runs:  # newest first
         known = evidence.get(article_id)

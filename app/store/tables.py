@@ -59,6 +59,8 @@ class MatchEvent(StoreModel, table=True):
         _one_of("client_kind", CLIENT_KINDS),
         # each article's newest event in one lookup (app.store.stats.last_hits)
         sa.Index("ix_match_event_top_article_id_created_at", "top_article_id", "created_at"),
+        # feedback names an event by its permalink key (issue 20): one lookup, never two alike
+        sa.Index("ix_match_event_view_key", "view_key", unique=True),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -74,6 +76,8 @@ class MatchEvent(StoreModel, table=True):
     duration_ms: float
     kb_revision: str = Field(sa_type=sa.String(64))
     idempotency_key: str | None = Field(default=None, sa_type=sa.String(128), unique=True)
+    # sha256 of the body the key came with: the key reused with another body is 422 (I8)
+    idempotency_body: str | None = Field(default=None, sa_type=sa.String(64))
     # The web result page (issue 5): the redacted answer as the page shows it, and the
     # random key its permalink carries, so stored answers cannot be enumerated by id.
     view: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)
@@ -87,6 +91,11 @@ class Feedback(StoreModel, table=True):
     __table_args__: Any = (
         _one_of("verdict", VERDICTS),
         sa.CheckConstraint(f"length(comment) <= {COMMENT_MAX}", name="comment_length"),
+        # one verdict per event per client (issue 24): a second one replaces the first.
+        # NULL client keys (rows from before, internal writers) stay distinct on both engines.
+        sa.Index(
+            "uq_feedback_match_event_id_client_key", "match_event_id", "client_key", unique=True
+        ),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -95,6 +104,9 @@ class Feedback(StoreModel, table=True):
     verdict: str = Field(sa_type=sa.String(8))
     right_article_id: str | None = Field(default=None, sa_type=sa.String(128))
     comment: str | None = Field(default=None, sa_type=sa.String(COMMENT_MAX))
+    # sha256 of the event id and the client's address: one verdict per client, and no
+    # address stored that links a client's verdicts across events
+    client_key: str | None = Field(default=None, sa_type=sa.String(64))
 
 
 class UnmatchedCluster(StoreModel, table=True):

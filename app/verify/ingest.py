@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from app.store.queries import record_verification
+from app.store.verifications import record_verification
 from app.verify.outcome import Verification
 
 

@@ -9,6 +9,7 @@ the coordinator, never on a worker.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
@@ -66,6 +67,15 @@ class RunnerConfig:
 
     python: str
     limits: Limits = field(default_factory=Limits)
+    bytecode: bool = False  # scripts may write .pyc into the environment (see sandbox.environment)
+
+
+@dataclass(frozen=True)
+class Interpreters:
+    """Which interpreter runs which article, and why some have none (their set failed to build)."""
+
+    by_article: Mapping[str, str] = field(default_factory=dict)
+    broken: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -81,6 +91,7 @@ class Job:
     timeout_s: float
     packages: tuple[str, ...]
     files: tuple[tuple[str, bytes], ...]
+    python: str | None = None  # this job's interpreter (its package set's); None: the config's
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from packaging.requirements import Requirement
-
 from app.articles.model import Article, Repro, Requirements
 from app.verify.model import Host, Resources
 
@@ -98,19 +96,3 @@ def why_not(requires: Requirements, resources: Resources) -> str | None:
 def _fits(requires: Requirements, host: Host) -> bool:
     """One CPU per rank and every GPU on one host (torchrun --standalone is single-node)."""
     return requires.gpus <= host.gpus and requires.processes <= host.cpus
-
-
-def cpu_requirements(articles: Mapping[str, Article], pinned: str = "torch") -> list[str]:
-    """The union of ``requires.packages`` of the CPU-reproducible articles, ``pinned`` left out.
-
-    What ``scripts/repro-env.sh`` installs next to its pinned torch, so every
-    article with ``gpus: 0`` can run in one environment under test.
-    """
-    found = {
-        requirement
-        for article in articles.values()
-        if article.repro is not None and article.repro.requires.gpus == 0
-        for requirement in article.repro.requires.packages
-        if Requirement(requirement).name.lower() != pinned
-    }
-    return sorted(found)

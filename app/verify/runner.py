@@ -23,6 +23,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -57,6 +58,8 @@ UNSHARE_FAILED = "unshare: failed to execute"
 def run_job(job: Job, config: RunnerConfig, gpu_ids: Sequence[str], executor: str) -> RunResult:
     """Probe, check the packages, run repro.py and (when it failed) fixed.py."""
     started, clock = datetime.now(UTC), time.monotonic()
+    if job.python is not None:  # errkb's environment of the job's package set
+        config = replace(config, python=job.python, bytecode=True)
     sandboxed = sandbox.detect().describe(config.limits, gpu_run=job.gpus > 0)
     env: Environment = {"executor": executor, "sandbox": sandboxed}
     scripts: tuple[ScriptResult, ...] = ()
@@ -124,6 +127,7 @@ def run_script(name: str, job: Job, config: RunnerConfig, gpu_ids: Sequence[str]
             python=config.python,
             gpu_ids=gpu_ids,
             isolated=isolated,
+            bytecode=config.bytecode,
         )
         with sandbox.task_group(f"{job.run_id}-{Path(name).stem}", limits) as cgroup:
             command = sandbox.wrap(

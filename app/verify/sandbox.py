@@ -117,14 +117,27 @@ def _probe_pids_cgroup(notes: list[str]) -> bool:
 
 
 def environment(
-    *, home: Path, run_id: str, python: str, gpu_ids: Sequence[str], isolated: bool
+    *,
+    home: Path,
+    run_id: str,
+    python: str,
+    gpu_ids: Sequence[str],
+    isolated: bool,
+    bytecode: bool = False,
 ) -> dict[str, str]:
-    """The script's whole environment: an allowlist, the run's tag and its GPUs (E7)."""
+    """The script's whole environment: an allowlist, the run's tag and its GPUs (E7).
+
+    ``bytecode``: let Python write ``.pyc`` files into the environment under
+    test (errkb's own per-set environments: uv installs no bytecode, and
+    compiling torch or transformers on every import costs seconds per script).
+    """
     env = {name: os.environ[name] for name in PASS_THROUGH if name in os.environ}
     bindir = str(Path(python).parent)  # `python`, `torchrun` resolve to the env under test
     env["PATH"] = os.pathsep.join([bindir, env.get("PATH", "/usr/bin:/bin")])
     env.setdefault("LANG", "C.UTF-8")
     env.update(FIXED_ENV)
+    if bytecode:
+        del env["PYTHONDONTWRITEBYTECODE"]
     env.update(LOOPBACK_ENV if isolated else {})
     tmp = home / ".tmp"
     tmp.mkdir(exist_ok=True)

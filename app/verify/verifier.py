@@ -19,11 +19,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from app.errors import InputError
-from app.kb import LiveKb
 from app.matching.index import SignatureIndex
 from app.matching.pipeline import MatchOptions, match_text
+from app.service.kb import LiveKb
 from app.verify.executors.base import Executor, failed
-from app.verify.model import REPRO, Job, RunResult
+from app.verify.model import REPRO, Interpreters, Job, RunResult
 from app.verify.outcome import Verdict, Verification, classify, detail_of
 from app.verify.plan import Plan, PlannedRun, Unrunnable, make_plan
 
@@ -43,14 +43,33 @@ def plan_for(live: LiveKb, ids: Sequence[str], executor: Executor) -> Plan:
 
 
 def verify(
-    live: LiveKb, plan: Plan, executor: Executor, on_result: OnResult | None = None
+    live: LiveKb,
+    plan: Plan,
+    executor: Executor,
+    on_result: OnResult | None = None,
+    interpreters: Interpreters | None = None,
 ) -> list[Verification]:
-    """Run ``plan`` on ``executor``; results in plan order, each reported as it lands."""
+    """Run ``plan`` on ``executor``; results in plan order, each reported as it lands.
+
+    ``interpreters`` names each article's interpreter (its package set's
+    environment); an article whose environment could not be built is an
+    *error* with the builder's reason, and nothing of it runs.
+    """
+    chosen = interpreters or Interpreters()
     done: list[Verification] = [unverifiable(live, item, executor.name) for item in plan.unrunnable]
+    done += [
+        not_built(live, item.article_id, chosen.broken[item.article_id], executor.name)
+        for item in plan.runs
+        if item.article_id in chosen.broken
+    ]
     for verification in done:
         if on_result:
             on_result(verification)
-    jobs = [build_job(live, item) for item in plan.runs]
+    jobs = [
+        build_job(live, item, chosen.by_article.get(item.article_id))
+        for item in plan.runs
+        if item.article_id not in chosen.broken
+    ]
     for verification in _run_all(live.index, jobs, executor):
         done.append(verification)
         if on_result:
@@ -93,14 +112,35 @@ def ranked_first(output: str, index: SignatureIndex) -> str | None:
 
 def unverifiable(live: LiveKb, item: Unrunnable, executor: str) -> Verification:
     """A planned-out article, recorded at once (never left pending, E10)."""
+    return _answered(live, item.article_id, executor, unrunnable=item.reason)
+
+
+def not_built(live: LiveKb, article_id: str, reason: str, executor: str) -> Verification:
+    """An article whose environment could not be built: an *error* naming why."""
+    return _answered(live, article_id, executor, failure=f"environment: {reason}")
+
+
+def _answered(
+    live: LiveKb,
+    article_id: str,
+    executor: str,
+    *,
+    unrunnable: str | None = None,
+    failure: str | None = None,
+) -> Verification:
+    """A result decided before anything ran."""
     run_id, started = new_run_id(), datetime.now(UTC)
     result = RunResult(
-        run_id, item.article_id, started, 0.0, {"executor": executor}, unrunnable=item.reason
+        run_id,
+        article_id,
+        started,
+        0.0,
+        {"executor": executor},
+        unrunnable=unrunnable,
+        failure=failure,
     )
-    verdict = classify(item.article_id, result, None)
-    return _verification(
-        run_id, item.article_id, content_hash(live, item.article_id), result, verdict
-    )
+    verdict = classify(article_id, result, None)
+    return _verification(run_id, article_id, content_hash(live, article_id), result, verdict)
 
 
 def _verification(
@@ -119,7 +159,7 @@ def _verification(
     )
 
 
-def build_job(live: LiveKb, item: PlannedRun) -> Job:
+def build_job(live: LiveKb, item: PlannedRun, python: str | None = None) -> Job:
     """The article's run with its scripts' bytes, so a worker needs no checkout of the KB."""
     repro = item.repro
     return Job(
@@ -132,6 +172,7 @@ def build_job(live: LiveKb, item: PlannedRun) -> Job:
         timeout_s=float(repro.timeout_s),
         packages=tuple(repro.requires.packages),
         files=_repro_files(live.kb.root / "repros" / item.article_id),
+        python=python,
     )
 
 

@@ -2,7 +2,7 @@
 
 Server-rendered Jinja2 that works without JavaScript; ``static/app.js`` only
 adds copy buttons and the file drop. Nothing here imports ``app.api``: shared
-plumbing comes from ``app.http``, matching from ``app.runner``.
+plumbing comes from ``app.http``, matching from ``app.service.runner``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
 from app.web.browse import (
-    article_list,
     article_page,
     cluster_draft_page,
     paste_page,
@@ -23,6 +22,7 @@ from app.web.browse import (
 )
 from app.web.pages import STATIC
 from app.web.results import feedback_form, match_form, permalink
+from app.web.search_page import article_list
 
 SMALL_FORM = 16 * 1024
 STATIC_CACHE = "public, max-age=3600"

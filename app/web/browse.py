@@ -8,7 +8,6 @@ never the article.
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -18,16 +17,16 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from app.articles.lifecycle import Lifecycle
-from app.articles.model import Article, is_valid_article_id
-from app.articles.search import MAX_QUERY, search_articles
+from app.articles.model import Article
 from app.authoring.scaffold import Seed, scaffold, suggest_id
-from app.drafting import seed_for_cluster
 from app.errors import InputError, StoreError
-from app.http.deps import get_services
-from app.lifecycles import article_lifecycles
+from app.http.deps import ServicesDep
+from app.http.state import Services
+from app.service.article_pages import article_page as read_article_page
+from app.service.article_states import article_lifecycles
+from app.service.cluster_seeds import seed_for_cluster
 from app.store.engine import reader
-from app.store.queries import latest_per_environment, list_unmatched
-from app.store.stats import article_stats
+from app.store.match_events import list_unmatched
 from app.store.tables import UnmatchedCluster, VerificationRun
 from app.web.pages import message_page, render
 
@@ -37,53 +36,16 @@ ENV_KEYS = ("python", "torch", "cuda", "gpu_model", "gpu_count", "cuda_driver", 
 """What the verifier records (app/verify/probe.py, environment.py), in the order shown."""
 
 
-def _articles(request: Request) -> list[Article]:
-    kb = get_services(request).kb.current.kb
-    return [loaded.article for loaded in kb.articles.values()]
+def _articles(services: Services) -> list[Article]:
+    """The public articles (drafts stay private, issue 21)."""
+    articles = services.kb.current.kb.articles.values()
+    return [x.article for x in articles if x.article.status != "draft"]
 
 
-async def paste_page(request: Request) -> Response:
+async def paste_page(request: Request, services: ServicesDep) -> Response:
     """``GET /``: the text area, the file field, the language switch, the privacy note."""
-    examples = sorted(_articles(request), key=lambda a: a.id)[:8]
+    examples = sorted(_articles(services), key=lambda a: a.id)[:8]
     return render(request, "paste.html", {"error": "", "examples": examples})
-
-
-def _facets(articles: list[Article]) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
-    libraries = Counter(lib for a in articles for lib in a.libraries)
-    tags = Counter(tag for a in articles for tag in a.tags)
-    return sorted(libraries.items()), sorted(tags.items())
-
-
-async def article_list(request: Request) -> Response:
-    """``GET /articles``: filter by library and tag; ``q`` in either language."""
-    params = request.query_params
-    library = (params.get("library") or "")[:64] or None
-    tag = (params.get("tag") or "")[:64] or None
-    query = (params.get("q") or "")[:MAX_QUERY]
-    everything = _articles(request)
-    found = search_articles(everything, library=library, tag=tag, query=query or None)
-    libraries, tags = _facets(everything)
-    context = {
-        "articles": found,
-        "states": await _lifecycles(request),
-        "libraries": libraries,
-        "tags": tags,
-        "library": library or "",
-        "tag": tag or "",
-        "q": query,
-    }
-    return render(request, "articles.html", context)
-
-
-def _learned(engine: Engine, article_id: str) -> dict[str, Any]:
-    try:
-        with Session(reader(engine)) as session:
-            runs = latest_per_environment(session, article_id=article_id)
-            stats = article_stats(session, article_id=article_id)
-    except StoreError as exc:
-        log.warning("article statistics unavailable: %s", type(exc.__cause__ or exc).__name__)
-        return {"stats": None, "runs": []}
-    return {"stats": stats, "runs": [_run(run) for run in runs]}
 
 
 def _run(run: VerificationRun) -> dict[str, Any]:
@@ -102,20 +64,23 @@ def _run(run: VerificationRun) -> dict[str, Any]:
     }
 
 
-async def article_page(request: Request) -> Response:
+async def article_page(request: Request, services: ServicesDep) -> Response:
     """``GET /articles/<id>``: one language at a time with a switch; stats and verification."""
-    article_id = request.path_params["article_id"]
-    kb = get_services(request).kb.current.kb
-    loaded = kb.articles.get(article_id) if is_valid_article_id(article_id) else None
-    if loaded is None:
+    page = await run_in_threadpool(
+        read_article_page,
+        services.engine,
+        services.kb.current,
+        request.path_params["article_id"],
+        stale_after_days=services.stale_after_days,
+    )
+    if page is None:
         return message_page(request, 404, "not_found", lead_key="not_found_lead")
-    learned = await run_in_threadpool(_learned, get_services(request).engine, article_id)
-    life = (await _lifecycles(request)).get(article_id)
-    return render(request, "article.html", {"a": loaded.article, "life": life, **learned})
+    runs = [_run(run) for run in page.runs]
+    context = {"a": page.article, "life": page.lifecycle, "stats": page.stats, "runs": runs}
+    return render(request, "article.html", context)
 
 
-async def _lifecycles(request: Request) -> dict[str, Lifecycle]:
-    services = get_services(request)
+async def _lifecycles(services: Services) -> dict[str, Lifecycle]:
     return await run_in_threadpool(
         article_lifecycles,
         services.engine,
@@ -133,14 +98,22 @@ def _clusters(engine: Engine) -> list[UnmatchedCluster] | None:
         return None
 
 
-async def unmatched_page(request: Request) -> Response:
-    """``GET /unmatched``: the clusters of unknown errors, most frequent first."""
-    clusters = await run_in_threadpool(_clusters, get_services(request).engine)
-    return render(request, "unmatched.html", {"clusters": clusters or [], "down": clusters is None})
+def cluster_message(exception: str, sample: str, limit: int = 200) -> str:
+    """The error line of a cluster's sample (``ValueError: ...``), so the list says what broke."""
+    lines = [line.strip() for line in sample.splitlines() if line.strip()]
+    named = [line for line in lines if exception and exception in line and ":" in line]
+    line = (named or lines or [exception])[-1]
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
-def _seed(request: Request, fingerprint: str) -> Seed | None:
-    services = get_services(request)
+async def unmatched_page(request: Request, services: ServicesDep) -> Response:
+    """``GET /unmatched``: the clusters of unknown errors, most frequent first, with messages."""
+    clusters = await run_in_threadpool(_clusters, services.engine)
+    rows = [(c, cluster_message(c.exception, c.sample)) for c in clusters or []]
+    return render(request, "unmatched.html", {"clusters": rows, "down": clusters is None})
+
+
+def _seed(services: Services, fingerprint: str) -> Seed | None:
     try:
         return seed_for_cluster(services.engine, services.kb.current, fingerprint)
     except (StoreError, InputError) as exc:
@@ -148,10 +121,10 @@ def _seed(request: Request, fingerprint: str) -> Seed | None:
         return None
 
 
-async def cluster_draft_page(request: Request) -> Response:
+async def cluster_draft_page(request: Request, services: ServicesDep) -> Response:
     """``GET /unmatched/<fingerprint>/draft``: what ``errkb new`` would write, to start from."""
     fingerprint = request.path_params["fingerprint"][:64]
-    seed = await run_in_threadpool(_seed, request, fingerprint)
+    seed = await run_in_threadpool(_seed, services, fingerprint)
     if seed is None:
         return message_page(request, 404, "not_found", lead_key="not_found_lead")
     article_id = suggest_id(seed)

@@ -136,6 +136,37 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "line": "line",
         "matched": "Matched",
         "paste_another": "Match another log",
+        "colon": ": ",
+        "line_n": "line {n}",
+        "lines_n": "{n} lines",
+        "found_n": "{n} articles",
+        "found_one": "1 article",
+        "recognised": "recognises this error",
+        "near_title": "Nearest articles",
+        "near_lead": (
+            "None of these matched: each scored below the threshold or only shares words with "
+            "the error. Read them as leads, not answers."
+        ),
+        "near_mark": "below threshold",
+        "near_text": "similar words",
+        "search_library": "Search the library for this message",
+        "seen_count": "This error has been seen {n} times so far.",
+        "see_unmatched": "All unknown errors",
+        "share": "Copy link",
+        "link_copied": "Link copied",
+        "versions": "Versions in your log",
+        "submit_hint": "Ctrl+Enter",
+        "upload_compressing": "Compressing in your browser…",
+        "upload_sending": "Sending {done} of {total}…",
+        "upload_trimmed": (
+            "This file is {size}: only its first {head} and last {tail} are sent, with a marker "
+            "where the middle was left out (as errkb report does)."
+        ),
+        "upload_failed": (
+            "The upload failed ({why}). Your file is still chosen: press the button to try "
+            "again, gzip it first (gzip train.log), or send it from the job with "
+            "errkb report train.log."
+        ),
     },
     "zh": {
         "tagline": "粘贴报错，拿到修复方法。",
@@ -254,6 +285,35 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "line": "行",
         "matched": "匹配到",
         "paste_another": "再匹配一份日志",
+        "colon": "：",
+        "line_n": "第 {n} 行",
+        "lines_n": "共 {n} 行",
+        "found_n": "共 {n} 篇文章",
+        "found_one": "共 1 篇文章",
+        "recognised": "能识别这条报错",
+        "near_title": "最接近的文章",
+        "near_lead": (
+            "以下文章都没有匹配上：分数低于阈值，或只是与报错有相同的词。可作线索参考，并非答案。"
+        ),
+        "near_mark": "低于阈值",
+        "near_text": "用词相近",
+        "search_library": "在文章库中搜索这条报错",
+        "seen_count": "这个错误迄今已出现 {n} 次。",
+        "see_unmatched": "全部未知错误",
+        "share": "复制链接",
+        "link_copied": "链接已复制",
+        "versions": "日志中的版本",
+        "submit_hint": "Ctrl+Enter",
+        "upload_compressing": "正在浏览器中压缩……",
+        "upload_sending": "正在发送：{done}／{total}……",
+        "upload_trimmed": (
+            "文件大小为 {size}：只发送开头 {head} 和结尾 {tail}，中间省略处留有标记"
+            "（与 errkb report 的做法相同）。"
+        ),
+        "upload_failed": (
+            "上传失败（{why}）。文件仍然保留着：可以再按一次按钮重试，或先用 gzip 压缩"
+            "（gzip train.log），或在任务里用 errkb report train.log 发送。"
+        ),
     },
 }
 

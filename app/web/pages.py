@@ -20,6 +20,7 @@ from starlette.responses import HTMLResponse
 
 from app.http.clients import LANGS
 from app.http.deps import get_services
+from app.web.cjk import typeset
 from app.web.guard import csrf_token, set_csrf_cookie
 from app.web.i18n import LANG_COOKIE, LANG_NAMES, choose_lang, refusal, words
 from app.web.markdown import render_markdown
@@ -28,6 +29,7 @@ HERE = Path(__file__).parent
 TEMPLATES = HERE / "templates"
 STATIC = HERE / "static"
 YEAR = 365 * 24 * 3600
+SPELLED_RANKS = 16
 
 
 @cache
@@ -40,7 +42,29 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters["markdown"] = _markdown
+    env.filters["cjk"] = typeset
+    env.filters["num"] = _number
+    env.filters["ranks"] = rank_ranges
     return env
+
+
+def _number(value: int) -> str:
+    """A count with thousands separators (``12,345``), the same in both languages."""
+    return f"{int(value):,}"
+
+
+def rank_ranges(ranks: list[int]) -> str:
+    """Every rank; beyond 16 of them, runs shortened: ``0–63, 70``."""
+    unique = sorted(set(ranks))
+    if len(unique) <= SPELLED_RANKS:
+        return ", ".join(str(rank) for rank in unique)
+    spans: list[list[int]] = []
+    for rank in unique:
+        if spans and rank == spans[-1][1] + 1:
+            spans[-1][1] = rank
+        else:
+            spans.append([rank, rank])
+    return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in spans)
 
 
 def _markdown(text: str) -> Any:

@@ -14,8 +14,7 @@ from typing import Any
 from starlette.requests import Request
 
 from app.articles.layers import INFRASTRUCTURE, layer_note
-from app.http.deps import get_services
-from app.kb import LiveKb
+from app.service.kb import LiveKb
 from app.web.pages import page_lang
 from app.web.present import article_draft, event_label, log_rows, rank_rows
 
@@ -49,10 +48,26 @@ def _error_lines(event: Mapping[str, Any]) -> dict[str, Any]:
     return {"evidence": [{"kind": "error", "signature": "", "line_start": start, "line_end": end}]}
 
 
-def result_context(request: Request, view: Mapping[str, Any], link: str | None) -> dict[str, Any]:
-    """Best article, its evidence rows, the per-rank table, the others; or the unknown page."""
+def _near(live: LiveKb, view: Mapping[str, Any], lang: str) -> list[dict[str, Any]]:
+    """The stored nearest articles still in the KB, with their words in ``lang``."""
+    cards = []
+    for item in view.get("near", []):
+        if item.get("article_id") in live.kb.articles:
+            cards.append(_article(live, {**item, "confidence": "low"}, lang))
+    return cards
+
+
+def result_context(
+    request: Request,
+    live: LiveKb,
+    view: Mapping[str, Any],
+    link: str | None,
+    *,
+    seen: int | None = None,
+) -> dict[str, Any]:
+    """Best article, its evidence rows, the per-rank table, the others; or the unknown page
+    with the nearest articles, a prefilled search and how often the error was ``seen``."""
     lang = page_lang(request)
-    live = get_services(request).kb.current
     events = list(view.get("events", []))
     for index, event in enumerate(events):
         event["label"] = event_label(event)
@@ -60,11 +75,17 @@ def result_context(request: Request, view: Mapping[str, Any], link: str | None) 
         event["index"] = index
     windows = view.get("windows", {})
     matches = [_article(live, m, lang) for m in view.get("matches", [])]
+    others = sorted(matches[1:], key=lambda m: -float(m.get("score", 0.0)))
     context: dict[str, Any] = {
         "view": view,
         "events": events,
         "ranks": rank_rows(events),
         "matches": matches,
+        "others": others,
+        "versions": sorted(view.get("versions", {}).items()),
+        "near": _near(live, view, lang),
+        "near_query": view.get("query", ""),
+        "seen": seen,
         "link": link,
         "thanks": False,
         "best": matches[0] if matches else None,

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hmac
 import logging
-import secrets
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,19 +24,22 @@ from starlette.responses import RedirectResponse, Response
 
 from app.errors import Busy, InputError, StoreError
 from app.http.bodies import read_form, upload_bytes
-from app.http.deps import get_services, rate_limit
+from app.http.deps import ServicesDep, client_address, rate_limit
 from app.http.errors import HttpError
+from app.http.state import Services
 from app.matching.decode import is_blank
-from app.runner import Answer, Ask
-from app.services import Services
+from app.matching.pipeline import MatchOptions
+from app.service.result_views import build_view, store_view
+from app.service.runner import Answer, Ask
+from app.store.authoring import find_cluster
 from app.store.engine import reader
-from app.store.queries import attach_view, record_feedback
+from app.store.match_events import record_feedback
 from app.store.stats import get_match_event
 from app.web.guard import cross_origin, token_matches
 from app.web.i18n import refusal
+from app.web.nearest import nearest
 from app.web.pages import message_page, page_lang, render
 from app.web.result_page import result_context
-from app.web.view import build_view
 
 log = logging.getLogger(__name__)
 TOP_K = 5
@@ -69,9 +71,12 @@ def _paste_again(
     return response
 
 
-async def match_form(request: Request) -> Response:
-    """``POST /match``: see the module docstring."""
-    services = get_services(request)
+async def match_form(request: Request, services: ServicesDep) -> Response:
+    """``POST /match``: see the module docstring.
+
+    The rate limit is checked here, not as a dependency: a refused paste gets
+    the paste page again with the reason, not the API's error answer.
+    """
     if cross_origin(request):
         return message_page(request, 403, "error_title", "cross-origin form posts are refused")
     if services.runner is None:
@@ -83,11 +88,12 @@ async def match_form(request: Request) -> Response:
             if is_blank(data):
                 return _paste_again(request, 422, "Paste a log or choose a file.")
             lang = lang if lang in ("en", "zh") else page_lang(request)
-            ask = Ask(data=data, lang=lang, top_k=TOP_K, client_kind="web")
-            answer = await services.runner.answer(ask, admission)
-            view = await run_in_threadpool(
-                build_view, answer.result, data, lang=lang, kb_revision=answer.live.revision
-            )
+            options = MatchOptions(lang=lang, top_k=TOP_K, windows=True)
+            answer = await services.runner.answer(Ask(data, options, "web"), admission)
+            view = build_view(answer.result, lang=lang, kb_revision=answer.live.revision)
+            view["input"]["lines"] = line_count(data)
+            if not answer.result.matches:
+                view |= await run_in_threadpool(nearest, answer.live, data, answer.result, lang)
     except HttpError as exc:
         return _paste_again(request, exc.status, exc.message, exc.headers)
     except Busy as exc:
@@ -95,25 +101,23 @@ async def match_form(request: Request) -> Response:
     return await _store_and_redirect(request, services, answer, view)
 
 
+def line_count(data: bytes) -> int:
+    """Lines as a reader counts them: a final newline ends the last line, it starts none."""
+    if not data:
+        return 0
+    return data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+
+
 async def _store_and_redirect(
     request: Request, services: Services, answer: Answer, view: dict[str, Any]
 ) -> Response:
     key = None
     if answer.match_event_id is not None:
-        try:
-            key = await run_in_threadpool(
-                _attach, services.engine, answer.match_event_id, view, secrets.token_urlsafe(12)
-            )
-        except StoreError as exc:
-            log.warning("result view not stored: %s", type(exc.__cause__ or exc).__name__)
+        key = await run_in_threadpool(store_view, services.engine, answer.match_event_id, view)
     if key is None:
-        return render(request, "result.html", result_context(request, view, None))
+        context = result_context(request, services.kb.current, view, None)
+        return render(request, "result.html", context)
     return RedirectResponse(f"/r/{answer.match_event_id}/{key}", status_code=303)
-
-
-def _attach(engine: Engine, event_id: int, view: dict[str, Any], key: str) -> str | None:
-    with Session(engine) as session:
-        return attach_view(session, match_event_id=event_id, view=view, key=key)
 
 
 def _stored_view(engine: Engine, event_id: int, key: str) -> dict[str, Any] | None:
@@ -126,28 +130,40 @@ def _stored_view(engine: Engine, event_id: int, key: str) -> dict[str, Any] | No
     return row.view
 
 
-async def permalink(request: Request) -> Response:
+async def permalink(request: Request, services: ServicesDep) -> Response:
     """``GET /r/<id>/<key>``: the stored, redacted answer."""
-    found = await _lookup(request)
+    found = await _lookup(request, services)
     if found is None:
         return message_page(request, 404, "not_found", lead_key="not_found_lead")
     event_id, key, view = found
     link = f"/r/{event_id}/{key}"
-    context = result_context(request, view, link)
+    seen = None
+    if not view.get("matches") and view.get("fingerprint"):
+        seen = await run_in_threadpool(_seen, services.engine, str(view["fingerprint"]))
+    context = result_context(request, services.kb.current, view, link, seen=seen)
     context["thanks"] = request.query_params.get("thanks") == "1"
     return render(request, "result.html", context)
 
 
-async def _lookup(request: Request) -> tuple[int, str, dict[str, Any]] | None:
+def _seen(engine: Engine, fingerprint: str) -> int | None:
+    """How often this unknown error has been seen (None when the store cannot say)."""
+    try:
+        with Session(reader(engine)) as session:
+            cluster = find_cluster(session, fingerprint=fingerprint)
+    except StoreError:
+        return None
+    return cluster.count if cluster is not None else None
+
+
+async def _lookup(request: Request, services: Services) -> tuple[int, str, dict[str, Any]] | None:
     raw_id, key = request.path_params["event_id"], request.path_params["key"]
     if not raw_id.isdigit() or len(raw_id) > 18 or not 8 <= len(key) <= 32:
         return None
-    services = get_services(request)
     view = await run_in_threadpool(_stored_view, services.engine, int(raw_id), key)
     return None if view is None else (int(raw_id), key, view)
 
 
-async def feedback_form(request: Request) -> Response:
+async def feedback_form(request: Request, services: ServicesDep) -> Response:
     """``POST /r/<id>/<key>/feedback``: same-origin and token checked, then stored."""
     if cross_origin(request):
         return message_page(request, 403, "error_title", "cross-origin form posts are refused")
@@ -159,24 +175,32 @@ async def feedback_form(request: Request) -> Response:
         rate_limit(request)
     except HttpError as exc:
         return message_page(request, exc.status, "error_title", exc.message)
-    found = await _lookup(request)
+    found = await _lookup(request, services)
     if found is None:
         return message_page(request, 404, "not_found", lead_key="not_found_lead")
-    services = get_services(request)
     right_id = (
         right if isinstance(right, str) and right in services.kb.current.kb.articles else None
     )
     if verdict not in VERDICTS:
         return message_page(request, 422, "error_title", "verdict must be fixed or wrong")
     try:
-        await run_in_threadpool(_feedback, services.engine, found[0], str(verdict), right_id)
+        client = client_address(request)
+        await run_in_threadpool(
+            _feedback, services.engine, found[0], (str(verdict), right_id, client)
+        )
     except (InputError, StoreError):
         return message_page(request, 503, "error_title", "feedback could not be stored")
     return RedirectResponse(f"/r/{found[0]}/{found[1]}?thanks=1", status_code=303)
 
 
-def _feedback(engine: Engine, event_id: int, verdict: str, right_id: str | None) -> int:
+def _feedback(engine: Engine, event_id: int, given: tuple[str, str | None, str]) -> int:
+    """One verdict per event per client: a second click replaces the first (issue 24)."""
+    verdict, right_id, client = given
     with Session(engine) as session:
         return record_feedback(
-            session, match_event_id=event_id, verdict=verdict, right_article_id=right_id
+            session,
+            match_event_id=event_id,
+            verdict=verdict,
+            right_article_id=right_id,
+            client=client,
         )

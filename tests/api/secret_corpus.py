@@ -1,16 +1,17 @@
 """A corpus of fake secrets for the end-to-end redaction test (target A5).
 
 31 formats (tokens, keys, webhook URLs, passwords in URLs, flags and
-key=value pairs), each in the context a training log prints it in, built
-from the seeded generator of ``tests/matching/secrets.py`` so no
-token-shaped literal sits in the repository. ``corpus(n)`` gives ``n`` seeds
-of every format.
+key=value pairs) plus the 206 of issue 24 (``tests/matching/secret_formats.py``),
+each in the context a training log prints it in, built from the seeded
+generator of ``tests/matching/secrets.py`` so no token-shaped literal sits in
+the repository. ``corpus(n)`` gives ``n`` seeds of every format.
 """
 
 from __future__ import annotations
 
 import string
 
+from tests.matching.secret_formats import FORMATS
 from tests.matching.secrets import B64, HEX, fake
 
 UP = string.ascii_uppercase
@@ -23,7 +24,8 @@ def formats(seed: int) -> dict[str, tuple[str, str]]:
     def f(prefix: str, length: int, alphabet: str = string.ascii_letters + string.digits) -> str:
         return fake(prefix, length, alphabet, seed=seed)
 
-    return {
+    issue_24 = {name: (template, make(seed)) for name, _, template, make in FORMATS}
+    return issue_24 | {
         "hf": ("HF_TOKEN={v}", f("hf_", 34)),
         "hf-org": ("token {v}", f("api_" + "org_", 34)),
         "openai": ("OPENAI_API_KEY={v}", f("sk-proj-", 48)),

@@ -24,10 +24,10 @@ from app.http import bodies
 from app.http.bodies import BodyLimits, Gunzip, gunzip, read_body, read_form
 from app.http.errors import HttpError
 from app.http.ratelimit import RateLimiter, client_ip, parse_networks
-from app.kb import prepare_valid_kb
-from app.metrics import make_metrics
-from app.runner import INLINE_BYTES, Ask, MatchRunner
-from app.services import KbHolder
+from app.service.kb import prepare_valid_kb
+from app.service.metrics import make_metrics
+from app.service.reload import KbHolder
+from app.service.runner import INLINE_BYTES, Ask, MatchRunner
 from tests.api.conftest import TRACEBACK, app_client
 from tests.kbfactory import write_kb
 
@@ -534,3 +534,38 @@ def test_h8_a_match_past_the_deadline_is_503_and_its_answer_waits_for_the_retry(
     assert retry == "cached"
     assert (runner._free_slots, runner._followers) == (2, 0)
     assert metrics.registry.get_sample_value("errkb_rejected_total", {"reason": "deadline"}) == 1
+
+
+def test_i3_an_env_of_a_million_keys_is_refused_before_it_is_parsed(client: TestClient) -> None:
+    """Issue 24 item 1: 58 MB of ``env`` keys held the event loop 2.4 s per request."""
+    keys = ",".join(f'"k{n}":"1"' for n in range(1_000_000))
+    body = ('{"text": "x", "env": {' + keys + "}}").encode()
+    started = time.perf_counter()
+    response = client.post(
+        "/api/v1/match", content=body, headers={"Content-Type": "application/json"}
+    )
+    took = time.perf_counter() - started
+    assert response.status_code == 422
+    assert "env takes at most 200 entries" in error_of(response)["message"]
+    print(f"I3: {len(body) / 1e6:.1f} MB of env keys refused in {took * 1000:.0f} ms")
+    assert took < 2.0  # validating 3 million keys took 20 s on this loaded machine
+    assert client.get("/healthz").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "env", [{"k" * 129: "1"}, {"torch": "2" * 257}, {f"p{n}": "1" for n in range(201)}]
+)
+def test_i3_env_names_versions_and_entries_are_capped(
+    client: TestClient, env: dict[str, str]
+) -> None:
+    response = client.post("/api/v1/match", json={"text": TRACEBACK, "env": env})
+    assert response.status_code == 422
+    assert "body.env" in error_of(response)["message"]
+
+
+def test_i3_a_big_log_with_quotes_and_a_full_env_is_still_answered(client: TestClient) -> None:
+    """The string count never refuses a valid request: quotes inside the text are escaped."""
+    env = {f"pkg-{n}": "1.0" for n in range(200)}
+    text = TRACEBACK + 'print("a", "b", "c")\n' * 40_000
+    response = client.post("/api/v1/match", json={"text": text, "env": env})
+    assert response.status_code == 200, response.text

@@ -54,12 +54,18 @@ def test_every_form_gives_the_same_answer(client: TestClient, form: str) -> None
 def test_answer_is_the_cli_json_shape_plus_links(client: TestClient) -> None:
     body = client.post("/api/v1/match", json={"text": TRACEBACK}).json()
     assert set(body) == {"matches", "events", "unknown", "input", "match_event_id", "lang"} | {
-        "kb_revision"
+        "kb_revision",
+        "result_url",
+        "answer_text",
+        "hints",
+        "result_key",
     }
     assert set(body["matches"][0]) == {
         "article_id", "score", "confidence", "title", "event_index", "evidence", "url",
-        "summary_markdown", "layer", "layer_note",
+        "summary_markdown", "fix_markdown", "layer", "layer_note",
     }  # fmt: skip
+    assert body["result_url"].startswith("http://testserver/r/")
+    assert body["answer_text"].startswith("errkb: Sample failure [sample-error]")
     assert set(body["input"]) == {"bytes", "lines", "redactions"}
 
 
@@ -94,14 +100,17 @@ def test_plain_text_answer_is_a_few_lines(client: TestClient) -> None:
     assert lines[0].startswith("errkb: Sample failure [sample-error] — confidence high")
     assert lines[1] == "cause: A failure used by the tests."
     assert lines[2] == "Fix: Feed it less:"
-    assert lines[3] == "see: http://testserver/articles/sample-error"
-    assert len(lines) <= 5
+    assert lines[3] == "    feed(1)"  # the step's code, indented: it survives a job log
+    assert lines[4] == "see: http://testserver/articles/sample-error"
+    assert lines[5].startswith("result: http://testserver/r/")  # the last line is the link
+    assert len(lines) == 6
 
 
 def test_unknown_log_says_so_in_text_and_lands_on_the_unmatched_list(client: TestClient) -> None:
     for _ in range(3):
         text = client.post("/api/v1/match", content=UNKNOWN, headers={"User-Agent": "curl/8"}).text
     assert text.startswith("errkb: no known article matches this log (1 error event(s); first:")
+    assert text.rstrip().endswith("to-do list: http://testserver/unmatched")  # the page (issue 21)
     clusters = client.get("/api/v1/unmatched").json()["clusters"]
     assert len(clusters) == 1
     assert clusters[0]["count"] == 3
@@ -208,6 +217,21 @@ def test_f5_idempotency_key_counts_a_retry_once(client: TestClient) -> None:
     assert first["match_event_id"] == again["match_event_id"]
 
 
+def test_i8_an_idempotency_key_reused_with_another_body_is_422(client: TestClient) -> None:
+    """Issue 24 item 8: the reused key returned the first body's event for another body."""
+    headers = {"Idempotency-Key": "job-43-attempt-1"}
+    first = client.post("/api/v1/match", content=UNKNOWN, headers=headers)
+    again = client.post("/api/v1/match", content=UNKNOWN, headers=headers)
+    other = client.post("/api/v1/match", content=TRACEBACK, headers=headers)
+    assert first.status_code == again.status_code == 200
+    assert first.json()["match_event_id"] == again.json()["match_event_id"]
+    assert other.status_code == 422
+    assert other.json()["error"]["code"] == "idempotency_key_reused"
+    fresh = client.post("/api/v1/match", content=TRACEBACK, headers={"Idempotency-Key": "k-2"})
+    assert fresh.status_code == 200
+    assert fresh.json()["match_event_id"] != first.json()["match_event_id"]
+
+
 def test_a_database_failure_does_not_fail_the_match(client: TestClient) -> None:
     engine = client.app.state.services.engine  # type: ignore[attr-defined]
     with engine.begin() as conn:
@@ -249,3 +273,36 @@ def test_c7_an_empty_blank_or_nul_log_is_422_and_stores_nothing(
     assert response.status_code == 422
     assert response.json()["error"]["message"] == "the log is empty"
     assert "errkb_matches_total{" not in client.get("/metrics").text
+
+
+def test_curl_d_stripped_newlines_get_a_hint_and_still_an_answer(client: TestClient) -> None:
+    """``curl -d @train.log`` drops CR and LF: the lines are put back and the user is told."""
+    flat = TRACEBACK.replace("\n", "").encode()
+    form = {"Content-Type": "application/x-www-form-urlencoded", "User-Agent": "curl/8.5.0"}
+    text = client.post("/api/v1/match", content=flat, headers=form).text
+    lines = text.splitlines()
+    assert lines[0].startswith("errkb: your client stripped the log's newlines")
+    assert "--data-binary" in lines[0]
+    assert lines[1].startswith("errkb: Sample failure [sample-error]")
+    body = client.post(
+        "/api/v1/match", content=flat, headers={**form, "Accept": "application/json"}
+    )
+    assert body.json()["hints"] == [lines[0].removeprefix("errkb: ")]
+    as_json = {**form, "Accept": "application/json"}
+    kept = client.post("/api/v1/match", content=TRACEBACK.encode(), headers=as_json).json()
+    assert kept["hints"] == []  # newlines present: nothing was stripped
+
+
+@pytest.mark.parametrize(
+    "flat",
+    [
+        b"step 1 loss 2.0",
+        b"a=1&b=2&text=" + b"x" * 100,
+        b'no traceback here, just a long sentence that mentions File "x" once ' * 2,
+    ],
+)
+def test_a_short_or_ordinary_form_body_gets_no_hint(client: TestClient, flat: bytes) -> None:
+    form = {"Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"}
+    answer = client.post("/api/v1/match", content=flat, headers=form)
+    assert answer.status_code == 200
+    assert answer.json()["hints"] == [] or b'File "' in flat

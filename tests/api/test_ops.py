@@ -179,3 +179,16 @@ def test_api_routes_never_hop_to_the_thread_pool(client: TestClient) -> None:
     assert any(r.path == "/api/v1/match" for r in routes)
     offenders = {r.path: _sync_dependencies(r.dependant) for r in routes}
     assert {path: names for path, names in offenders.items() if names} == {}
+
+
+def test_i8_links_that_follow_the_host_header_are_warned_of_at_start_up(
+    sqlite_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="app.main"):
+        with app_client(sqlite_url, tmp_path, public_url=""):
+            pass
+        assert any("ERRKB_PUBLIC_URL is unset" in r.getMessage() for r in caplog.records)
+        caplog.clear()
+        with app_client(sqlite_url, tmp_path, public_url="https://errkb.example.org"):
+            pass
+        assert not any("ERRKB_PUBLIC_URL" in r.getMessage() for r in caplog.records)

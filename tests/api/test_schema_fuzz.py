@@ -31,7 +31,7 @@ from schemathesis.specs.openapi.checks import (
 from sqlmodel import Session
 
 from app.main import create_app
-from app.store import migrate, queries
+from app.store import api_tokens, migrate
 from app.store.engine import make_engine
 from tests.api.conftest import settings_for
 from tests.kbfactory import write_kb
@@ -48,7 +48,7 @@ def _app_and_token() -> tuple[object, str]:
     migrate.upgrade(url)
     engine = make_engine(url)
     with Session(engine) as session:
-        token, _ = queries.create_token(session, name="fuzz", scopes="verify admin")
+        token, _ = api_tokens.create_token(session, name="fuzz", scopes="verify admin")
     engine.dispose()
     return create_app(settings_for(url, write_kb(root / "kb"))), token
 

@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
-from app.store import queries
+from app.store import api_tokens
 from app.store.engine import make_engine
 from tests.api.conftest import TRACEBACK, app_client
 from tests.kbfactory import VALID_ARTICLE, write_article
@@ -40,7 +40,7 @@ RUN: dict[str, Any] = {
 def mint(db_url: str, name: str, scope: str) -> str:
     engine = make_engine(db_url)
     with Session(engine) as session:
-        plaintext, _ = queries.create_token(session, name=name, scopes=scope)
+        plaintext, _ = api_tokens.create_token(session, name=name, scopes=scope)
     engine.dispose()
     return plaintext
 
@@ -67,7 +67,7 @@ def test_d1_verifications_need_a_live_token_with_the_verify_scope(
     assert post("/api/v1/verifications", json=RUN, headers=bearer(admin)).status_code == 403
     engine = make_engine(db_url)
     with Session(engine) as session:
-        queries.revoke_token(session, name="worker")
+        api_tokens.revoke_token(session, name="worker")
     engine.dispose()
     revoked = post("/api/v1/verifications", json=RUN, headers=bearer(verify))
     assert revoked.status_code == 401
@@ -172,10 +172,12 @@ def test_d3_find_token_compares_in_constant_time(db_url: str) -> None:
     plaintext = mint(db_url, "w", "verify")
     engine = make_engine(db_url)
     with (
-        mock.patch.object(queries.hmac, "compare_digest", wraps=queries.hmac.compare_digest) as spy,
+        mock.patch.object(
+            api_tokens.hmac, "compare_digest", wraps=api_tokens.hmac.compare_digest
+        ) as spy,
         Session(engine) as session,
     ):
-        assert queries.find_token(session, plaintext=plaintext) is not None
+        assert api_tokens.find_token(session, plaintext=plaintext) is not None
     engine.dispose()
     spy.assert_called_once()
 
@@ -200,25 +202,81 @@ def test_d3_only_the_sha256_of_a_token_is_stored(db_url: str) -> None:
     assert not any(secret in cell or secret[:12] in cell for cell in cells)
 
 
+def _result_key(client: TestClient, text: str) -> str:
+    answer = client.post("/api/v1/match", json={"text": text}).json()
+    key: str = answer["result_key"]
+    assert answer["result_url"].endswith(f"/r/{answer['match_event_id']}/{key}")
+    return key
+
+
 def test_feedback_shows_in_the_article_statistics(db_client: TestClient) -> None:
-    event = db_client.post("/api/v1/match", json={"text": TRACEBACK}).json()["match_event_id"]
-    db_client.post("/api/v1/match", json={"text": TRACEBACK + "\n"})
-    fixed = db_client.post("/api/v1/feedback", json={"match_event_id": event, "verdict": "fixed"})
+    key = _result_key(db_client, TRACEBACK)
+    other = _result_key(db_client, TRACEBACK + "\n")
+    fixed = db_client.post("/api/v1/feedback", json={"result_key": key, "verdict": "fixed"})
     assert fixed.status_code == 201, fixed.text
-    wrong = {"match_event_id": event, "verdict": "wrong", "right_article_id": "sample-error"}
+    assert fixed.json()["replaced"] is False
+    wrong = {"result_key": other, "verdict": "wrong", "right_article_id": "sample-error"}
     assert db_client.post("/api/v1/feedback", json=wrong).status_code == 201
     stats = db_client.get("/api/v1/articles/sample-error").json()["stats"]
     assert stats == {"hits": 2, "fixed": 1, "wrong": 1, "named_right": 1}
 
 
 def test_feedback_errors(db_client: TestClient) -> None:
-    unknown = db_client.post("/api/v1/feedback", json={"match_event_id": 99, "verdict": "fixed"})
+    unknown = db_client.post("/api/v1/feedback", json={"result_key": "A" * 16, "verdict": "fixed"})
     assert unknown.status_code == 404
-    event = db_client.post("/api/v1/match", json={"text": TRACEBACK}).json()["match_event_id"]
-    nowhere = {"match_event_id": event, "verdict": "wrong", "right_article_id": "no-such-article"}
+    key = _result_key(db_client, TRACEBACK)
+    nowhere = {"result_key": key, "verdict": "wrong", "right_article_id": "no-such-article"}
     assert db_client.post("/api/v1/feedback", json=nowhere).status_code == 404
-    bad = db_client.post("/api/v1/feedback", json={"match_event_id": event, "verdict": "meh"})
+    bad = db_client.post("/api/v1/feedback", json={"result_key": key, "verdict": "meh"})
     assert bad.status_code == 422
+
+
+def test_i1_feedback_names_the_answer_by_its_key_never_by_a_sequential_id(
+    db_client: TestClient,
+) -> None:
+    answer = db_client.post("/api/v1/match", json={"text": TRACEBACK}).json()
+    by_id = {"match_event_id": answer["match_event_id"], "verdict": "wrong"}
+    assert db_client.post("/api/v1/feedback", json=by_id).status_code == 422
+    for guess in ("1", str(answer["match_event_id"]), answer["result_key"][:-1] + "x"):
+        body = {"result_key": guess.ljust(8, "0"), "verdict": "wrong"}
+        assert db_client.post("/api/v1/feedback", json=body).status_code in (404, 422)
+    stats = db_client.get("/api/v1/articles/sample-error").json()["stats"]
+    assert stats["wrong"] == 0
+
+
+def test_i2_one_verdict_per_answer_per_client(db_client: TestClient) -> None:
+    key = _result_key(db_client, TRACEBACK)
+    codes = []
+    for n in range(20):  # the poisoning of issue 24: one client, one answer, many verdicts
+        body = {"result_key": key, "verdict": "wrong" if n < 19 else "fixed"}
+        codes.append(db_client.post("/api/v1/feedback", json=body).status_code)
+    assert codes == [201] + [200] * 19
+    stats = db_client.get("/api/v1/articles/sample-error").json()["stats"]
+    assert (stats["wrong"], stats["fixed"]) == (0, 1)  # the last verdict, counted once
+    proxied = {"X-Forwarded-For": "203.0.113.9"}  # not a trusted proxy: changes nothing
+    again = db_client.post(
+        "/api/v1/feedback", json={"result_key": key, "verdict": "wrong"}, headers=proxied
+    )
+    assert again.status_code == 200
+    assert db_client.get("/api/v1/articles/sample-error").json()["stats"]["wrong"] == 1
+
+
+def test_i5_feedback_is_rate_limited_per_client(db_url: str, tmp_path: Path) -> None:
+    """A client that tries keys in turn meets the same per-address bucket as matches."""
+    with app_client(db_url, tmp_path, rate_limit_per_minute=60, rate_limit_burst=4) as client:
+        key = _result_key(client, TRACEBACK)
+        codes = [
+            client.post(
+                "/api/v1/feedback",
+                json={"result_key": f"guess{n:04d}", "verdict": "wrong"},
+                headers={"X-Forwarded-For": f"10.0.0.{n}"},
+            ).status_code
+            for n in range(5)
+        ]
+        refused = client.post("/api/v1/feedback", json={"result_key": key, "verdict": "wrong"})
+    assert codes == [404] * 3 + [429] * 2  # the match took the first token
+    assert refused.status_code == 429
+    assert 1 <= int(refused.headers["retry-after"]) <= 2
 
 
 def test_articles_filter_and_search_in_both_languages(client: TestClient, tmp_path: Path) -> None:
@@ -288,3 +346,16 @@ def test_b6_reload_swaps_a_clean_kb_and_refuses_a_broken_one(
         metrics = client.get("/metrics").text
     assert "errkb_kb_reloads_total 1.0" in metrics
     assert "errkb_kb_reload_failures_total 1.0" in metrics
+
+
+def test_a5_feedback_comments_are_stored_decoded_and_redacted(db_client: TestClient) -> None:
+    """A comment copied from a terminal: colours, a cursor move and a title sequence."""
+    token = "hf_" + "Zq8" * 11 + "x"  # built here: no token-shaped literal in the file
+    comment = f"see \x1b[2KHF_TOKEN=\x1b[1;33m{token}\x1b[0m \x1b]0;title\x07 done"
+    event = db_client.post("/api/v1/match", json={"text": TRACEBACK}).json()["match_event_id"]
+    sent = {"match_event_id": event, "verdict": "wrong", "comment": comment}
+    assert db_client.post("/api/v1/feedback", json=sent).status_code == 201
+    engine = db_client.app.state.services.engine  # type: ignore[attr-defined]
+    with engine.connect() as conn:
+        stored = conn.execute(sa.text("SELECT comment FROM feedback")).scalar_one()
+    assert stored == "see HF_TOKEN=[REDACTED:hf-token]  done"  # the OSC title is gone

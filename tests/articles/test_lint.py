@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -130,3 +131,32 @@ def test_repro_folder_without_repro_block(tmp_path: Path) -> None:
     assert problem_lines(kb_root) == [
         "kb/articles/sample-error.yaml: kb/repros/sample-error exists but the article has no repro:"
     ]
+
+
+def alias_bomb(levels: int = 9) -> str:
+    """Nested aliases: a few hundred bytes that name 9**9 nodes when walked."""
+    lines = ['l0: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for n in range(1, levels):
+        lines.append(f"l{n}: &l{n} [" + ", ".join([f"*l{n - 1}"] * 9) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def test_b10_nested_yaml_aliases_are_refused_fast_with_file_and_line(tmp_path: Path) -> None:
+    kb_root = write_kb(tmp_path / "kb")
+    path = kb_root / "articles/sample-error.yaml"
+    text = path.read_text(encoding="utf-8")
+    line = text.count("\n") + 1
+    path.write_text(text + alias_bomb(), encoding="utf-8")
+    started = time.perf_counter()
+    found = problem_lines(kb_root)
+    assert time.perf_counter() - started < 1.0
+    assert f"kb/articles/sample-error.yaml:{line}: YAML anchors and aliases" in "\n".join(found)
+
+
+def test_b10_a_lone_alias_is_refused_with_its_line(tmp_path: Path) -> None:
+    kb_root = write_kb(tmp_path / "kb")
+    path = kb_root / "articles/sample-error.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text + "extra: *nothing\n", encoding="utf-8")
+    found = "\n".join(problem_lines(kb_root))
+    assert f"sample-error.yaml:{text.count(chr(10)) + 1}: YAML anchors and aliases" in found

@@ -124,3 +124,24 @@ def test_revision_changes_with_any_kb_file(tmp_path: Path) -> None:
     before = kb_revision(kb_root)
     (kb_root / "examples/sample-error/sample.log").write_text("changed\n")
     assert kb_revision(kb_root) != before
+
+
+def test_i8_an_article_symlinked_out_of_the_kb_is_served_with_a_warning(tmp_path: Path) -> None:
+    kb_root = write_kb(tmp_path / "kb")
+    article = kb_root / "articles" / "sample-error.yaml"
+    outside = tmp_path / "elsewhere.yaml"
+    outside.write_bytes(article.read_bytes())
+    article.unlink()
+    article.symlink_to(outside)
+    inside = kb_root / "articles" / "sample-error.yaml"
+    result = load_kb(kb_root)
+    assert list(result.kb.articles) == ["sample-error"]
+    assert result.errors == ()
+    (warning,) = result.problems
+    assert warning.severity == "warning"
+    assert warning.path == "kb/articles/sample-error.yaml"
+    assert "outside the KB" in warning.message
+    inside.unlink()  # a link that stays inside the KB is no news
+    (kb_root / "articles" / "target.txt").write_bytes(outside.read_bytes())
+    inside.symlink_to(kb_root / "articles" / "target.txt")
+    assert all("outside the KB" not in p.message for p in load_kb(kb_root).problems)

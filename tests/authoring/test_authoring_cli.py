@@ -14,10 +14,10 @@ import yaml
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from app.kb import prepare_valid_kb
-from app.learning import sighting_of, store_sightings
 from app.matching.pipeline import MatchOptions, match_text
-from app.store.queries import list_unmatched, record_feedback, record_match_event
+from app.service.kb import prepare_valid_kb
+from app.service.recorder import sighting_of, store_sightings
+from app.store.match_events import list_unmatched, record_feedback, record_match_event
 from app.store.tables import utcnow
 from tests.api.conftest import app_client
 from tests.kbfactory import variant, write_kb

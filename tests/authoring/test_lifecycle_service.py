@@ -10,9 +10,9 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
-from app.kb import prepare_kb
+from app.service.kb import prepare_kb
 from app.store.engine import make_engine
-from app.store.queries import record_verification
+from app.store.verifications import record_verification
 from tests.api.conftest import app_client
 from tests.authoring.kbs import DRAFT_LOG, RETIRED_LOG, write_status_kb
 
@@ -51,12 +51,9 @@ def test_a_drafts_examples_are_self_tested_against_the_preview(tmp_path: Path) -
 
 def test_states_in_the_api_and_the_state_filter(db_url: str, tmp_path: Path) -> None:
     with _client(db_url, tmp_path) as client:
-        assert _states(client) == {
-            "sample-error": "active",
-            "draft-error": "draft",
-            "retired-error": "retired",
-        }
-        assert _states(client, state="draft") == {"draft-error": "draft"}
+        assert _states(client) == {"sample-error": "active", "retired-error": "retired"}
+        assert _states(client, state="draft") == {}  # drafts stay private (issue 21)
+        assert client.get("/api/v1/articles/draft-error").status_code == 404
         one = client.get("/api/v1/articles/retired-error").json()
         assert one["status"] == "retired"
         assert one["lifecycle"]["reason"] == "retired by its authors"
@@ -106,12 +103,17 @@ def test_the_latest_verifier_run_decides_verified_or_stale(db_url: str, tmp_path
         }
 
 
-def test_the_library_marks_drafts_and_chinese_pages_say_so(sqlite_url: str, tmp_path: Path) -> None:
+def test_drafts_stay_private_and_chinese_pages_name_the_state(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    """Issue 21: a draft is in no list, no search and has no page; states read in Chinese."""
     with _client(sqlite_url, tmp_path) as client:
-        listing = client.get("/articles").text
-        assert 'state-draft" title="a draft: not served yet">draft</span>' in listing
-        page = client.get("/articles/draft-error?lang=zh").text
-        assert "状态: 草稿" in page
+        for listing in (client.get("/articles").text, client.get("/articles?q=draft").text):
+            assert "draft-error" not in listing
+            assert "retired-error" in client.get("/articles").text
+        assert client.get("/articles/draft-error").status_code == 404
+        page = client.get("/articles/retired-error?lang=zh").text
+        assert "状态：已退役" in page
 
 
 CPU = {"python": "3.11.7", "torch": "2.13.0+cpu", "cuda": None, "gpu_count": 0, "driver": "a"}

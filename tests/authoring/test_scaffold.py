@@ -93,3 +93,18 @@ def test_suggested_ids_are_valid_ids() -> None:
     seed = Seed("d" * 64, "torch.OutOfMemoryError", "CUDA out of memory. Tried", (), 1)
     assert suggest_id(seed) == "torch-outofmemoryerror-cuda-out"
     assert suggest_id(Seed("d" * 64, None, "", (), 1)) == "new-article"
+
+
+def test_a5_a_secret_that_survived_storage_never_reaches_the_kb() -> None:
+    """A sample stored under older rules still holds a key: the draft must not copy it."""
+    key = "gsk_" + "Q7x" * 16 + "Ab9z"  # built here: no token-shaped literal in the file
+    seed = Seed(
+        fingerprint="f" * 64,
+        exception="RuntimeError",
+        message=f"upload failed with GROQ_API_KEY={key}",
+        samples=(f"Traceback (most recent call last):\nRuntimeError: upload failed: {key}\n",),
+    )
+    files = scaffold("runtimeerror-upload-failed", seed)
+    assert len(files) >= 4
+    assert all(key not in text and key[8:20] not in text for text in files.values())
+    assert any("[REDACTED:groq-key]" in text for text in files.values())

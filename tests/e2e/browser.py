@@ -1,11 +1,12 @@
 """Real Chromium for the browser tests: Debian's package, driven by Playwright, kept offline.
 
 Playwright's own browser download is never used (it needs the network):
-``chromium`` comes from apt, installed here when missing if we are root (CI
-runs as root), else the tests are skipped with the reason. Each test gets a
-fresh profile; every request the page makes is intercepted and any that is
-not for 127.0.0.1 is aborted and recorded, so a test fails if the UI reaches
-for a CDN, a font service or anything else outside the machine.
+``chromium`` (and ``fonts-noto-cjk`` for the Chinese pages) comes from apt,
+installed here when missing if we are root (CI runs as root), else the tests
+are skipped with the reason. Each test gets a fresh profile; every request
+the page makes is intercepted and any that is not for 127.0.0.1 is aborted
+and recorded, so a test fails if the UI reaches for a CDN, a font service or
+anything else outside the machine.
 """
 
 from __future__ import annotations
@@ -37,14 +38,24 @@ ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 LOCAL_HOSTS = ("127.0.0.1",)
 
 
+def _has_chinese_font() -> bool:
+    if shutil.which("fc-list") is None:
+        return False
+    listed = subprocess.run(["fc-list", ":lang=zh"], capture_output=True, timeout=60, check=False)
+    return bool(listed.stdout.strip())
+
+
 def ensure_chromium() -> Path:
-    """Debian's Chromium, installed with apt when missing and we are root; else skip."""
-    if CHROMIUM.exists():
+    """Debian's Chromium and a Chinese font (else the zh screenshots show boxes), installed
+    with apt when missing and we are root; else skip."""
+    packages = [] if CHROMIUM.exists() else ["chromium"]
+    packages += [] if _has_chinese_font() else ["fonts-noto-cjk"]
+    if not packages:
         return CHROMIUM
     if os.geteuid() != 0 or shutil.which("apt-get") is None:
-        pytest.skip("browser tests need Chromium: run `apt-get install -y chromium` as root")
+        pytest.skip(f"browser tests need {' and '.join(packages)}: apt-get install them as root")
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for command in (["apt-get", "update"], ["apt-get", "install", "-y", "chromium"]):
+    for command in (["apt-get", "update"], ["apt-get", "install", "-y", *packages]):
         done = subprocess.run(command, env=env, capture_output=True, timeout=600, check=False)
         if done.returncode != 0:
             pytest.fail(f"{' '.join(command)} failed:\n{done.stderr.decode()[-2000:]}")
@@ -69,7 +80,7 @@ class Watch:
 
 @contextmanager
 def browser_context(
-    profile: Path, *, width: int = 1280, height: int = 900
+    profile: Path, *, width: int = 1280, height: int = 900, script: bool = True
 ) -> Iterator[tuple[BrowserContext, Watch]]:
     """A persistent-profile context in a fresh folder, with a ``Watch`` on it."""
     executable = ensure_chromium()
@@ -81,6 +92,7 @@ def browser_context(
             args=ARGS,
             headless=True,
             viewport={"width": width, "height": height},
+            java_script_enabled=script,
         )
         try:
             context.route("**/*", lambda route: _only_local(route, watch))

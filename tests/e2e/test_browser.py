@@ -153,9 +153,11 @@ def test_browse_and_search_in_chinese(site: Server, browser: Browser) -> None:
     with page.expect_navigation():
         page.click("form.search button")
     assert "library=deepspeed" in page.url
-    titles = page.locator(".article-item .item-title").all_inner_texts()
-    assert titles
-    assert all("DeepSpeed" in title for title in titles), titles
+    items = page.locator(".article-item")
+    assert items.count() >= 1
+    for i in range(items.count()):  # the KB grows: filter by the library, not by title words
+        libraries = items.nth(i).locator(".meta a.pill:not(.tagpill)").all_inner_texts()
+        assert "deepspeed" in libraries, libraries
     screenshot(page, "search-zh")
 
 

@@ -47,13 +47,11 @@ def test_curl_and_httpx_against_the_real_server(server: Server, tmp_path: Path) 
     )
     assert gz.stdout.startswith("errkb: Sample failure"), gz
     asked = curl("-H", "Accept: application/json", "--data-binary", f"@{log}", match)
-    event = json.loads(asked.stdout)["match_event_id"]
+    key = json.loads(asked.stdout)["result_key"]
     with httpx.Client(base_url=server.url, timeout=10) as client:
         body = client.post("/api/v1/match", json={"text": TRACEBACK, "lang": "zh"}).json()
         assert body["matches"][0]["title"] == "示例错误"
-        feedback = client.post(
-            "/api/v1/feedback", json={"match_event_id": event, "verdict": "fixed"}
-        )
+        feedback = client.post("/api/v1/feedback", json={"result_key": key, "verdict": "fixed"})
         assert feedback.status_code == 201
         stats = client.get("/api/v1/articles/sample-error").json()["stats"]
         assert stats["fixed"] == 1

@@ -65,7 +65,7 @@ def drive(url: str, ledger: Ledger, stop_at: float, seed: int = 0) -> None:
     Feedback goes to the event just stored, or to the last one stored when the
     database refused this one, so writes keep coming while it is down.
     """
-    last_event: int | None = None
+    last_key: str | None = None
     with httpx.Client(base_url=url, timeout=10) as client:
         for n in range(seed, seed + MAX_REQUESTS):
             if time.monotonic() > stop_at:
@@ -81,13 +81,14 @@ def drive(url: str, ledger: Ledger, stop_at: float, seed: int = 0) -> None:
                 event_id = answer.json().get("match_event_id") if ok else None
                 took = time.monotonic() - sent
                 ledger.note(Answer("match", sent, answer.status_code, took), event_id)
-                last_event = event_id or last_event
-                if last_event is None:
+                last_key = (answer.json().get("result_key") if ok else None) or last_key
+                if last_key is None:
                     continue
-                body = {"match_event_id": last_event, "verdict": "fixed"}
+                body = {"result_key": last_key, "verdict": "fixed"}
                 given, sent = _post(client, "/api/v1/feedback", body)
                 took = time.monotonic() - sent
-                stored = given.json()["id"] if given.status_code == 201 else None
+                # one verdict per client: a repeat replaces the row (200, same id)
+                stored = given.json()["id"] if given.status_code in (200, 201) else None
                 ledger.note(Answer("feedback", sent, given.status_code, took), stored)
             except (httpx.HTTPError, ValueError):
                 return  # the server is gone

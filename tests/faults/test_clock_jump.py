@@ -20,9 +20,9 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from app.http.ratelimit import RateLimiter
-from app.learning import Recorder, Sighting, store_sightings
-from app.metrics import make_metrics
-from app.runner import MatchRunner
+from app.service.metrics import make_metrics
+from app.service.recorder import Recorder, Sighting, store_sightings
+from app.service.runner import MatchRunner
 from app.store.tables import MatchEvent
 
 NOW = datetime(2026, 11, 24, 12, tzinfo=UTC)

@@ -105,19 +105,25 @@ def full_disk(request: pytest.FixtureRequest) -> FullDisk:
     return request.getfixturevalue(f"{request.param}_disk")  # type: ignore[no-any-return]
 
 
-def _match(client: httpx.Client, ledger: Ledger, text: str) -> int | None:
+def _match(client: httpx.Client, ledger: Ledger, text: str) -> tuple[int | None, str | None]:
+    """Post a match: the stored event (None when refused) and the result key feedback names
+    it by (None also when only its result page could not be stored)."""
     sent = time.monotonic()
     answer = client.post("/api/v1/match", json={"text": text})
     assert answer.status_code == 200, answer.text
     event_id: int | None = answer.json()["match_event_id"]
     ledger.note(Answer("match", sent, 200, time.monotonic() - sent), event_id)
-    return event_id
+    key: str | None = answer.json()["result_key"]
+    return event_id, key
 
 
-def _feedback(client: httpx.Client, ledger: Ledger, event_id: int) -> httpx.Response:
+def _feedback(client: httpx.Client, ledger: Ledger, key: str, n: int = 0) -> httpx.Response:
+    """A verdict on ``key``; one per client, so each one replaces the last (a fresh comment
+    makes each one a write that needs space)."""
     sent = time.monotonic()
-    given = client.post("/api/v1/feedback", json={"match_event_id": event_id, "verdict": "fixed"})
-    stored = given.json()["id"] if given.status_code == 201 else None
+    body = {"result_key": key, "verdict": "fixed", "comment": f"{n} " + "y" * 1500}
+    given = client.post("/api/v1/feedback", json=body)
+    stored = given.json()["id"] if given.status_code in (200, 201) else None
     ledger.note(Answer("feedback", sent, given.status_code, time.monotonic() - sent), stored)
     return given
 
@@ -131,17 +137,17 @@ def test_g7_a_full_disk_costs_writes_not_answers_nor_the_database(
     pid = server.process.pid
     try:
         with httpx.Client(base_url=server.url, timeout=10) as client:
-            event_id = _match(client, ledger, "SampleError: widget 1 exploded")
-            assert event_id is not None
+            _, key = _match(client, ledger, "SampleError: widget 1 exploded")
+            assert key is not None
             full_disk.fill(pid)
             for n in range(ATTEMPTS):
-                if _match(client, ledger, f"ValueError: flux {n} broke " + "x" * 4000) is None:
+                if _match(client, ledger, f"ValueError: flux {n} broke " + "x" * 4000)[0] is None:
                     break
             else:
                 raise AssertionError("the full disk never refused a write")
-            for _ in range(ATTEMPTS):  # a small row may still fit where a big event did not
-                refused = _feedback(client, ledger, event_id)
-                if refused.status_code != 201:
+            for m in range(ATTEMPTS):  # a small row may still fit where a big event did not
+                refused = _feedback(client, ledger, key, m)
+                if refused.status_code not in (200, 201):
                     break
             assert refused.status_code == 503, refused.text
             assert refused.json()["error"]["message"] == (
@@ -153,9 +159,9 @@ def test_g7_a_full_disk_costs_writes_not_answers_nor_the_database(
             assert float(failures.group(1)) >= 1
 
             full_disk.free(pid)
-            resumed = _feedback(client, ledger, event_id)
-            assert resumed.status_code == 201, resumed.text
-            assert _match(client, ledger, "SampleError: widget 2 exploded") is not None
+            resumed = _feedback(client, ledger, key)
+            assert resumed.status_code in (200, 201), resumed.text
+            assert _match(client, ledger, "SampleError: widget 2 exploded")[0] is not None
     finally:
         stop(server)
     print(f"G7 disk full: refused after {n + 1} writes of 4 KB")

@@ -83,6 +83,12 @@ CASES = (
         "WARNING my.module: ValueError: retrying",
     ),
     Case("INFO: Started server process", None, "INFO: Started server process"),
+    # issue 18, shape 3: Ray, pdsh, a Markdown blockquote around a pasted log
+    Case("(RayTrainWorker pid=4123, ip=10.0.0.5) [rank1]: x", 1, "x"),
+    Case("(pid=4123) RuntimeError: x [repeated 6x across cluster]", None, "RuntimeError: x"),
+    Case("worker-3: [rank24]: boom", 24, "boom"),
+    Case("> [rank0]: Traceback (most recent call last):", 0, "Traceback (most recent call last):"),
+    Case('>   File "x.py", line 1, in f', None, '  File "x.py", line 1, in f'),
     # left alone: not a prefix, or a prefix of something else
     Case("[0]:", None, "[0]:"),
     Case("  rank      : 3 (local_rank: 3)", None, "  rank      : 3 (local_rank: 3)"),
@@ -99,7 +105,7 @@ WRAPPERS = {
 }
 # Tags only ever written first on a line: srun's label and a shipper's own tag (kubectl
 # --prefix writes "[pod/...] " before its timestamp); and stamps a shipper does not nest.
-LEADING = ("3: ", " 12: ", "pod-name", "trainer_1", "[pod/")
+LEADING = ("3: ", " 12: ", "pod-name", "trainer_1", "[pod/", "worker-3", "> ")
 STAMPS = ("May ", "[2024", "2024", "W1122", "[812345", "[Wed")
 
 
@@ -131,6 +137,8 @@ def test_prefix_case(case: Case, wrapper: str) -> None:
         ("[2024-05-01 12:00:00,123] x", None, "2024-05-01 12:00:00.123000", False, None),
         ("node01:12345:12399 [0] NCCL WARN x", "proc:node01:12345", None, True, None),
         ("worker-3 | x", "pod:worker-3", None, False, None),
+        ("worker-3: x", "pod:worker-3", None, False, None),
+        ("(RayTrainWorker pid=4123, ip=10.0.0.5) x", "proc:ray:4123", None, False, None),
         ("[rank1]:[W reducer.cpp:1] x", "rank:1", None, True, "W"),
         ("E1122 00:47:07.720000 12943 api.py:1002] failed", None, None, True, "E"),
         ("plain text", None, None, False, None),

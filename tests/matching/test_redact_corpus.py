@@ -12,6 +12,7 @@ CRLF, a ``\\r`` progress line) and passed through ``decode`` then
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -22,6 +23,7 @@ from hypothesis import strategies as st
 from app.matching import redact_rules
 from app.matching.decode import decode
 from app.matching.redact import redact
+from tests.matching.secret_formats import FORMATS, Format, line
 
 VALUES_PER_RULE = 40
 SLICE = 8
@@ -239,8 +241,13 @@ CONTEXTS: dict[str, Callable[[str], bytes]] = {
 }
 
 
+FORMAT_SEEDS = 10
+PLACEHOLDER = re.compile(r"\[REDACTED:[a-z0-9-]+\]")
+
+
 def survivors(value: str, output: str, surroundings: str) -> list[str]:
     """The value, or 8-char slices of it, still in ``output`` (ignoring the form's own text)."""
+    output = PLACEHOLDER.sub("\x00", output)  # ``rubygems`` of [REDACTED:rubygems-token]
     found = [value] if value in output else []
     for start in range(max(0, len(value) - SLICE + 1)):
         piece = value[start : start + SLICE]
@@ -251,7 +258,8 @@ def survivors(value: str, output: str, surroundings: str) -> list[str]:
 
 def test_a1_corpus_covers_every_rule_and_is_big_enough() -> None:
     rules = {rule.id for rule in redact_rules.RULES} - {"netrc-password-line"}  # in netrc forms
-    assert rules <= {spec.rule for spec in SPECS}
+    assert rules <= {spec.rule for spec in SPECS} | {fmt[1] for fmt in FORMATS}
+    assert len({fmt[0] for fmt in FORMATS}) + len(SPECS) >= 200
     cases = sum(len(spec.forms) for spec in SPECS) * len(CONTEXTS) * VALUES_PER_RULE
     assert len(CONTEXTS) >= 5
     assert cases >= 6000
@@ -276,3 +284,15 @@ def test_a1_generated_secrets_never_survive(spec: Spec) -> None:
                 assert survivors(value, output, surroundings) == [], (name, form, output)
 
     check()
+
+
+@pytest.mark.parametrize("fmt", FORMATS, ids=lambda f: f[0])
+def test_a1_issue_24_formats_never_survive(fmt: Format) -> None:
+    """Issue 24's formats, ten seeds each, in every line context: nothing survives."""
+    surroundings = {name: decode(context(fmt[2].format(v="\x00"))).text
+                    for name, context in CONTEXTS.items()}  # fmt: skip
+    for seed in range(FORMAT_SEEDS):
+        text, value = line(fmt, seed)
+        for name, context in CONTEXTS.items():
+            output = redact(decode(context(text)).text).text
+            assert survivors(value, output, surroundings[name]) == [], (name, seed, output)

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from app.kb import LiveKb
 from app.matching.pipeline import MatchOptions, match_text
 from app.matching.redact import redact
+from app.service.kb import LiveKb
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "kb" / "examples").glob("*/*.log"))

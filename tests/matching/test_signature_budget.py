@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from app.articles.model import Article
 from app.articles.patterns import re2_options
-from app.kb import LiveKb
 from app.matching.index import build_index
+from app.service.kb import LiveKb
 
 BUDGET_S = 0.050
 MIB = 1 << 20

@@ -17,7 +17,7 @@ from app.errors import InputError
 from app.store import migrate
 from app.store.backup import backup
 from app.store.engine import make_engine
-from app.store.queries import record_match_event
+from app.store.match_events import record_match_event
 
 WRITERS = 4
 

@@ -17,7 +17,7 @@ from sqlmodel import Session
 
 from app.store import migrate
 from app.store.engine import make_engine, reader
-from app.store.queries import record_feedback, record_match_event
+from app.store.match_events import record_feedback, record_match_event
 
 WRITERS, READERS, ROWS = 8, 4, 500
 

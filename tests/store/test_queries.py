@@ -13,7 +13,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, func, select
 
 from app.errors import InputError, StoreError
-from app.store import queries as q
+from app.store import api_tokens, match_events, verifications
 from app.store.engine import reader
 from app.store.environments import environment_key, environment_label
 from app.store.tables import Feedback, MatchEvent, StoreModel, VerificationRun
@@ -34,7 +34,7 @@ def _event(session: Session, **overrides: Any) -> int:
         "duration_ms": 12.5,
         "kb_revision": "rev1",
     }
-    return q.record_match_event(session, **(values | overrides))
+    return match_events.record_match_event(session, **(values | overrides))
 
 
 def _count(engine: Engine, table: type[Any]) -> int:
@@ -76,11 +76,11 @@ def test_a_group_of_match_events_is_one_transaction_with_ids_in_order(engine: En
         base | {"idempotency_key": "g-1", "unmatched": unmatched},  # a retry inside the group
     ]
     with Session(engine) as session:
-        ids = q.record_match_events(session, group)
+        ids = match_events.record_match_events(session, group)
     assert ids[0] == ids[2] != ids[1]
     assert _count(engine, MatchEvent) == 2
     with Session(reader(engine)) as session:
-        (cluster,) = q.list_unmatched(session)
+        (cluster,) = match_events.list_unmatched(session)
     assert cluster.count == 3  # every sighting counts, as one by one would
 
 
@@ -90,8 +90,8 @@ def test_a_failing_group_stores_nothing(engine: Engine) -> None:
         good |= {"lang": "en", "input_bytes": 1, "event_count": 0, "duration_ms": 0.1}
         good |= {"kb_revision": "r", "client_kind": "api"}
         with pytest.raises(StoreError):
-            q.record_match_events(session, [good, good | {"client_kind": "telnet"}])
-        assert q.record_match_events(session, [good]) != []
+            match_events.record_match_events(session, [good, good | {"client_kind": "telnet"}])
+        assert match_events.record_match_events(session, [good]) != []
     assert _count(engine, MatchEvent) == 1
 
 
@@ -105,10 +105,12 @@ def test_a_bad_value_is_a_store_error_and_the_session_survives(engine: Engine) -
 def test_feedback_is_deleted_with_its_event(engine: Engine) -> None:
     with Session(engine) as session:
         event_id = _event(session)
-        q.record_feedback(session, match_event_id=event_id, verdict="fixed")
-        q.record_feedback(session, match_event_id=event_id, verdict="wrong", comment="nope")
+        match_events.record_feedback(session, match_event_id=event_id, verdict="fixed")
+        match_events.record_feedback(
+            session, match_event_id=event_id, verdict="wrong", comment="nope"
+        )
         with pytest.raises(InputError):
-            q.record_feedback(session, match_event_id=event_id + 99, verdict="fixed")
+            match_events.record_feedback(session, match_event_id=event_id + 99, verdict="fixed")
     assert _count(engine, Feedback) == 2
     with engine.begin() as conn:
         conn.execute(sa.delete(MatchEvent).where(col(MatchEvent.id) == event_id))
@@ -118,7 +120,7 @@ def test_feedback_is_deleted_with_its_event(engine: Engine) -> None:
 def test_unmatched_sightings_are_counted(engine: Engine) -> None:
     with Session(engine) as session:
         for minutes in (0, 10, 5):  # the late sighting at +5 must not move last_seen back
-            count = q.upsert_unmatched(
+            count = match_events.upsert_unmatched(
                 session,
                 fingerprint="f" * 64,
                 exception="NcclError",
@@ -126,13 +128,15 @@ def test_unmatched_sightings_are_counted(engine: Engine) -> None:
                 seen_at=T0 + timedelta(minutes=minutes),
             )
         assert count == 3
-        q.upsert_unmatched(session, fingerprint="g" * 64, exception="E", sample="s", seen_at=T0)
-        top, other = q.list_unmatched(session, limit=10)
+        match_events.upsert_unmatched(
+            session, fingerprint="g" * 64, exception="E", sample="s", seen_at=T0
+        )
+        top, other = match_events.list_unmatched(session, limit=10)
     assert (top.count, other.count) == (3, 1)
     assert (top.first_seen, top.last_seen) == (T0, T0 + timedelta(minutes=10))
     assert top.sample == "sample 0"
     with Session(engine) as session:
-        assert [c.count for c in q.list_unmatched(session, limit=1, offset=1)] == [1]
+        assert [c.count for c in match_events.list_unmatched(session, limit=1, offset=1)] == [1]
 
 
 def _run(**overrides: Any) -> dict[str, Any]:
@@ -151,9 +155,9 @@ def _run(**overrides: Any) -> dict[str, Any]:
 
 def test_verification_runs_are_idempotent_by_run_id(engine: Engine) -> None:
     with Session(engine) as session:
-        first = q.record_verification(session, **_run())
-        again = q.record_verification(session, **_run())
-        clash = q.record_verification(session, **_run(outcome="stale"))
+        first = verifications.record_verification(session, **_run())
+        again = verifications.record_verification(session, **_run())
+        clash = verifications.record_verification(session, **_run(outcome="stale"))
     assert (first.status, first.is_new) == ("created", True)
     assert (again.status, again.is_new) == ("duplicate", False)
     assert clash.status == "conflict"
@@ -167,13 +171,15 @@ def test_verification_runs_are_idempotent_by_run_id(engine: Engine) -> None:
 def test_verifications_need_aware_times_and_come_newest_first(engine: Engine) -> None:
     with Session(engine) as session:
         with pytest.raises(ValueError, match="timezone"):
-            q.record_verification(session, **_run(started_at=datetime(2026, 3, 1)))
+            verifications.record_verification(session, **_run(started_at=datetime(2026, 3, 1)))
         for hours in (1, 3, 2):
-            q.record_verification(
+            verifications.record_verification(
                 session, **_run(run_id=f"r{hours}", started_at=T0 + timedelta(hours=hours))
             )
-        q.record_verification(session, **_run(run_id="other", article_id="nccl-timeout"))
-        runs = q.latest_verifications(session, article_id="cuda-oom", limit=2)
+        verifications.record_verification(
+            session, **_run(run_id="other", article_id="nccl-timeout")
+        )
+        runs = verifications.latest_verifications(session, article_id="cuda-oom", limit=2)
     assert [r.run_id for r in runs] == ["r3", "r2"]
 
 
@@ -195,14 +201,16 @@ def test_the_latest_run_per_environment_comes_from_one_query(engine: Engine) -> 
     with Session(engine) as session:
         for run_id, outcome, hours, environment in runs:
             started = T0 + timedelta(hours=hours)
-            q.record_verification(
+            verifications.record_verification(
                 session,
                 **_run(run_id=run_id, outcome=outcome, environment=environment, started_at=started),
             )
-        q.record_verification(session, **_run(run_id="elsewhere", article_id="nccl-timeout"))
+        verifications.record_verification(
+            session, **_run(run_id="elsewhere", article_id="nccl-timeout")
+        )
     with Session(reader(engine)) as session:
-        latest = q.latest_per_environment(session, article_id="cuda-oom")
-        assert q.latest_per_environment(session, article_id="no-such-article") == []
+        latest = verifications.latest_per_environment(session, article_id="cuda-oom")
+        assert verifications.latest_per_environment(session, article_id="no-such-article") == []
     assert [(r.run_id, r.outcome) for r in latest] == [
         ("h100x2-1", "fix-broken"),
         ("cpu-2", "drifted"),
@@ -229,22 +237,22 @@ def test_environment_keys_ignore_what_cannot_change_a_verdict() -> None:
 
 def test_tokens_are_found_by_plaintext_until_revoked(engine: Engine) -> None:
     with Session(engine) as session:
-        plaintext, row = q.create_token(session, name="worker-1", scopes="verify admin")
+        plaintext, row = api_tokens.create_token(session, name="worker-1", scopes="verify admin")
         assert plaintext.startswith("errkb_verify_")
         assert row.scopes == "verify admin"
-        found = q.find_token(session, plaintext=plaintext)
+        found = api_tokens.find_token(session, plaintext=plaintext)
         assert found is not None
         assert found.id == row.id
         assert found.last_used_at is not None
-        assert q.find_token(session, plaintext=plaintext + "x") is None
+        assert api_tokens.find_token(session, plaintext=plaintext + "x") is None
         with pytest.raises(InputError):
-            q.create_token(session, name="worker-1", scopes=["verify"])
+            api_tokens.create_token(session, name="worker-1", scopes=["verify"])
         with pytest.raises(InputError):
-            q.create_token(session, name="worker-2", scopes="Verify_all")
-        assert q.revoke_token(session, name="worker-1") is True
-        assert q.revoke_token(session, name="worker-1") is False
-        assert q.find_token(session, plaintext=plaintext) is None
-        [listed] = q.list_tokens(session)
+            api_tokens.create_token(session, name="worker-2", scopes="Verify_all")
+        assert api_tokens.revoke_token(session, name="worker-1") is True
+        assert api_tokens.revoke_token(session, name="worker-1") is False
+        assert api_tokens.find_token(session, plaintext=plaintext) is None
+        [listed] = api_tokens.list_tokens(session)
     assert listed.revoked_at is not None
 
 
@@ -257,7 +265,7 @@ def _dump(engine: Engine) -> str:
 
 def test_only_the_token_hash_is_stored(engine: Engine, tmp_path: Path) -> None:
     with Session(engine) as session:
-        plaintext, row = q.create_token(session, name="ci", scopes=["verify"])
+        plaintext, row = api_tokens.create_token(session, name="ci", scopes=["verify"])
     secret = plaintext.removeprefix("errkb_verify_")
     dump = _dump(engine)
     assert row.token_hash in dump
@@ -275,7 +283,7 @@ def test_concurrent_upserts_lose_no_count(engine: Engine) -> None:
         try:
             with Session(engine) as session:
                 for _ in range(50):
-                    q.upsert_unmatched(
+                    match_events.upsert_unmatched(
                         session, fingerprint="h" * 64, exception="E", sample="s", seen_at=T0
                     )
         except BaseException as exc:  # collected and asserted below
@@ -288,7 +296,7 @@ def test_concurrent_upserts_lose_no_count(engine: Engine) -> None:
         t.join()
     assert errors == []
     with Session(engine) as session:
-        [cluster] = q.list_unmatched(session)
+        [cluster] = match_events.list_unmatched(session)
     assert cluster.count == 200
 
 
@@ -296,9 +304,15 @@ def test_the_first_web_view_of_an_event_wins(engine: Engine) -> None:
     """A cached answer pasted twice keeps one permalink (match_event.view_key)."""
     with Session(engine) as session:
         event_id = _event(session)
-        first = q.attach_view(session, match_event_id=event_id, view={"n": 1}, key="key-one-1")
-        second = q.attach_view(session, match_event_id=event_id, view={"n": 2}, key="key-two-2")
-        missing = q.attach_view(session, match_event_id=event_id + 99, view={}, key="key-none")
+        first = match_events.attach_view(
+            session, match_event_id=event_id, view={"n": 1}, key="key-one-1"
+        )
+        second = match_events.attach_view(
+            session, match_event_id=event_id, view={"n": 2}, key="key-two-2"
+        )
+        missing = match_events.attach_view(
+            session, match_event_id=event_id + 99, view={}, key="key-none"
+        )
     assert (first, second, missing) == ("key-one-1", "key-one-1", None)
     with Session(reader(engine)) as session:
         row = session.get(MatchEvent, event_id)

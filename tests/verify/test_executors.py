@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from app.errors import InputError
-from app.kb import LiveKb, prepare_valid_kb
+from app.service.kb import LiveKb, prepare_valid_kb
 from app.verify.executors.fake import FakeExecutor
 from app.verify.executors.local import LocalExecutor, Slots
 from app.verify.model import FIXED, REPRO, Job, Resources, RunResult

@@ -9,12 +9,12 @@ import pytest
 
 from app.articles.model import Article, Requirements
 from app.verify.model import Host, Resources
-from app.verify.plan import cpu_requirements, make_plan, why_not
+from app.verify.plan import make_plan, why_not
 from tests.kbfactory import VALID_ARTICLE
 from tests.test_layers import outside_world_uses
 
 VERIFY = Path(__file__).resolve().parents[2] / "app" / "verify"
-PURE = ("plan.py", "outcome.py", "model.py")
+PURE = ("plan.py", "outcome.py", "model.py", "envset.py")
 
 
 def article(article_id: str, **requires: object) -> Article:
@@ -82,18 +82,9 @@ def test_drafts_run_only_when_named_and_retired_articles_never() -> None:
     assert named.refused == ("article 'gone' is retired",)
 
 
-def test_cpu_requirements_are_the_union_without_torch() -> None:
-    articles = {
-        "a": article("a", packages=["torch>=2.1", "transformers>=4.40"]),
-        "b": article("b", packages=["Torch>=2.5", "tokenizers"]),
-        "g": article("g", gpus=1, packages=["deepspeed<0.15"]),
-    }
-    assert cpu_requirements(articles) == ["tokenizers", "transformers>=4.40"]
-
-
 @pytest.mark.parametrize("name", PURE)
 def test_planning_and_judging_are_pure(name: str) -> None:
-    """STYLE.md: plan.py pure; outcome.py and model.py too (no clock, files or environment)."""
+    """STYLE.md: plan.py pure; outcome, model and envset too (no clock, files or environment)."""
     source = (VERIFY / name).read_text(encoding="utf-8")
     assert outside_world_uses(source) == []
     imported = {

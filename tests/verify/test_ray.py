@@ -23,9 +23,9 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, func, select
 
-from app.kb import prepare_valid_kb
+from app.service.kb import prepare_valid_kb
+from app.store.api_tokens import create_token
 from app.store.engine import make_engine, reader
-from app.store.queries import create_token
 from app.store.tables import VerificationRun
 from app.verify.executors.ray import RayExecutor, cluster_resources, task_options
 from app.verify.model import Host, Resources

@@ -13,7 +13,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from app.errors import InputError
-from app.store.queries import latest_verifications
+from app.store.verifications import latest_verifications
 from app.verify.bundle import read_bundle, write_bundle
 from app.verify.ingest import ingest
 from app.verify.post import PostFailed, post

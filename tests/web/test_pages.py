@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session
 
 from app.errors import StoreError
-from app.store import queries
+from app.store import verifications
 from app.store.engine import make_engine
 from tests.api.conftest import TRACEBACK, UNKNOWN, app_client
 from tests.web.conftest import paste, paste_and_open
@@ -207,7 +207,7 @@ def test_article_page_in_both_languages_with_stats_and_verification(
     assert "部件被" in chinese.text
     engine = make_engine(db_url)
     with Session(engine) as session:
-        queries.record_verification(
+        verifications.record_verification(
             session,
             run_id="r1",
             article_id="sample-error",
@@ -249,7 +249,7 @@ def test_library_facets_keep_the_search_text(client: TestClient) -> None:
 
 def test_when_the_view_cannot_be_stored_the_answer_is_shown_anyway(client: TestClient) -> None:
     """Issue 4's rule on the page: a database failure costs the permalink, not the fix."""
-    with mock.patch("app.web.results.attach_view", side_effect=StoreError("down")):
+    with mock.patch("app.service.result_views.attach_view", side_effect=StoreError("down")):
         answer = paste(client, TRACEBACK)
     assert answer.status_code == 200
     assert "Sample failure" in answer.text
@@ -266,3 +266,11 @@ def test_a_rate_limited_paste_gets_the_form_back_with_retry_after(
     assert refused.status_code == 429
     assert int(refused.headers["retry-after"]) >= 1
     assert 'action="/match"' in refused.text
+
+
+def test_a_capped_answer_shows_what_was_missing(client: TestClient) -> None:
+    _, page = paste_and_open(client, "sampleerror: widget 3 exploded, any idea?")
+    html = page.text
+    assert "Sample failure" in html
+    note = "the message matched only when its case is ignored"
+    assert f'<p class="layer-note match-note">{note}</p>' in html

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from app.kb import LiveKb, prepare_valid_kb
-from app.matching.pipeline import WHOLE_LOG_LIMIT, match_text
+from app.matching.pipeline import WHOLE_LOG_LIMIT, MatchOptions, match_text
+from app.matching.windows import MAX_WINDOW_LINES
+from app.service.kb import LiveKb, prepare_valid_kb
+from app.service.result_views import build_view
 from app.web.present import Segment, log_rows, rank_rows
-from app.web.view import MAX_WINDOW_LINES, _budget, _merge, build_view, pasted_lines
 from tests.api.conftest import TRACEBACK
 from tests.kbfactory import write_kb
 
@@ -17,28 +18,10 @@ def sample_kb(tmp_path_factory: pytest.TempPathFactory) -> LiveKb:
     return prepare_valid_kb(write_kb(tmp_path_factory.mktemp("kb")), self_tests=False)
 
 
-@pytest.mark.parametrize(
-    ("ranges", "merged"),
-    [
-        ([(5, 7), (8, 9)], [(5, 9)]),  # adjacent ranges join
-        ([(5, 7), (9, 9)], [(5, 7), (9, 9)]),  # a gap stays a gap
-        ([(-1, 2), (1, 3)], [(1, 3)]),  # line numbers start at 1
-        ([(10, 12), (3, 4)], [(3, 4), (10, 12)]),  # sorted
-    ],
-)
-def test_merge(ranges: list[tuple[int, int]], merged: list[tuple[int, int]]) -> None:
-    assert _merge(ranges) == merged
-
-
-def test_budget_cuts_later_ranges_first() -> None:
-    kept = _budget([(1, 100), (200, 400)])
-    assert kept == [(1, 100), (200, 200 + MAX_WINDOW_LINES - 101)]
-    assert sum(b - a + 1 for a, b in kept) == MAX_WINDOW_LINES
-
-
 def test_the_view_keeps_the_evidence_lines_with_their_numbers(sample_kb: LiveKb) -> None:
     data = TRACEBACK.encode()
-    view = build_view(match_text(data, sample_kb.index), data, lang="en", kb_revision="r")
+    result = match_text(data, sample_kb.index, MatchOptions(windows=True))
+    view = build_view(result, lang="en", kb_revision="r")
     assert view["matches"][0]["article_id"] == "sample-error"
     window = dict(view["windows"]["0"])
     assert window[5] == "SampleError: widget 3 exploded"
@@ -51,18 +34,11 @@ def test_a_big_log_is_read_through_its_excerpts(sample_kb: LiveKb) -> None:
     filler = b"".join(b"step %d loss 1.0 padding-padding-padding\n" % i for i in range(150_000))
     assert len(filler) > WHOLE_LOG_LIMIT
     data = filler + TRACEBACK.encode() + filler[:1000]
-    view = build_view(match_text(data, sample_kb.index), data, lang="en", kb_revision="r")
+    result = match_text(data, sample_kb.index, MatchOptions(windows=True))
+    view = build_view(result, lang="en", kb_revision="r")
     window = dict(view["windows"]["0"])
     assert window[150_005] == "SampleError: widget 3 exploded"
     assert len(window) <= MAX_WINDOW_LINES
-
-
-def test_pasted_lines_are_redacted_and_cut() -> None:
-    token = "hf_" + "a1B2c3D4e5" * 4
-    lines = pasted_lines(f"ok\nHF_TOKEN={token}\n{'x' * 1000}\n".encode(), [1, 2, 3, 99])
-    assert set(lines) == {1, 2, 3}
-    assert token not in lines[2]
-    assert len(lines[3]) == 400
 
 
 def test_rows_mark_error_over_context_and_highlight_the_signature() -> None:

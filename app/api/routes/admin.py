@@ -31,9 +31,9 @@ from app.api.schemas import ReloadOut, VerificationIn, VerificationOut, errors
 from app.authoring.dryrun import render as render_dryrun
 from app.http.errors import HttpError
 from app.matching.redact import redact
-from app.services import ReloadBusy
-from app.store.queries import Recorded, record_verification
+from app.service.reload import ReloadBusy
 from app.store.tables import ApiToken
+from app.store.verifications import Recorded, record_verification
 
 log = logging.getLogger(__name__)
 SMALL_BODY = 1 << 20
@@ -81,7 +81,7 @@ async def post_verification(
     response: Response,
     _token: Annotated[ApiToken, Depends(require("verify"))],
 ) -> VerificationOut:
-    """Store one verifier run; safe to retry with the same ``run_id``."""
+    """Store one verifier run; safe to retry with the same `run_id`."""
     recorded = await run_in_threadpool(_store_run, services.engine, run)
     if recorded.status == "conflict":
         raise HttpError(
@@ -102,14 +102,14 @@ async def reload(
         bool, Query(description="Build, lint and replay stored events; swap nothing.")
     ] = False,
     force: Annotated[
-        bool, Query(description="Swap even when the replay flags an article (issue 9).")
+        bool, Query(description="Swap even when the replay flags an article.")
     ] = False,
 ) -> ReloadOut:
     """Load, lint, index and self-test the KB folder again; swap only a clean revision.
 
     Before swapping, the stored match events of the last days are replayed
     against the new KB: a change that takes more than the allowed share of an
-    article's past matches away answers 409 with the diff unless ``force``.
+    article's past matches away answers 409 with the diff unless `force`.
     """
     if services.reloader is None:
         raise HttpError(503, "reload is not available on this instance")

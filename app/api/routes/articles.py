@@ -7,16 +7,13 @@ A database outage costs those fields (null), not the article.
 
 from __future__ import annotations
 
-import logging
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
-from sqlalchemy.engine import Engine
-from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
-from app.answers import article_url
 from app.api.deps import BaseUrlDep, ServicesDep
+from app.api.reply import article_url
 from app.api.schemas import (
     ArticleBrief,
     ArticleList,
@@ -29,17 +26,13 @@ from app.api.schemas import (
 )
 from app.articles.lifecycle import Lifecycle
 from app.articles.lifecycle import State as LifecycleState
-from app.articles.model import Article, Localized, is_valid_article_id
+from app.articles.model import Article, Localized
 from app.articles.search import search_articles
-from app.errors import StoreError
 from app.http.errors import HttpError
-from app.lifecycles import article_lifecycles
-from app.services import Services
-from app.store.engine import reader
-from app.store.queries import latest_per_environment
-from app.store.stats import article_stats
+from app.http.state import Services
+from app.service.article_pages import article_page
+from app.service.article_states import article_lifecycles
 
-log = logging.getLogger(__name__)
 router = APIRouter(tags=["articles"])
 LangQuery = Annotated[Lang | None, Query(description="Only this language; both when absent.")]
 
@@ -81,7 +74,7 @@ async def list_articles(
     state: Annotated[LifecycleState | None, Query(description="Only this lifecycle state.")] = None,
     lang: LangQuery = None,
 ) -> ArticleList:
-    """Filter by library, tag and lifecycle state; ``q`` searches the texts of both languages."""
+    """Filter by library, tag and lifecycle state; `q` searches the texts of both languages."""
     kb = services.kb.current.kb
     found = search_articles(
         (loaded.article for loaded in kb.articles.values()), library=library, tag=tag, query=q
@@ -95,20 +88,6 @@ async def list_articles(
     return ArticleList(articles=briefs, count=len(briefs))
 
 
-def _learned(
-    engine: Engine, article_id: str
-) -> tuple[list[VerificationOut] | None, ArticleStatsOut | None]:
-    try:
-        with Session(reader(engine)) as session:
-            runs = latest_per_environment(session, article_id=article_id)
-            stats = article_stats(session, article_id=article_id)
-    except StoreError as exc:
-        log.warning("article statistics unavailable: %s", type(exc.__cause__ or exc).__name__)
-        return None, None
-    shown = [VerificationOut.model_validate(run, from_attributes=True) for run in runs]
-    return shown, ArticleStatsOut(**vars(stats))
-
-
 @router.get("/api/v1/articles/{article_id}", response_model=ArticleOut, responses=errors(404, 422))
 async def get_article(
     services: ServicesDep,
@@ -116,23 +95,27 @@ async def get_article(
     article_id: Annotated[str, Path(max_length=128)],
     lang: LangQuery = None,
 ) -> ArticleOut:
-    """One article in both languages (or ``lang``), its last verification and its statistics."""
-    live = services.kb.current
-    loaded = live.kb.articles.get(article_id) if is_valid_article_id(article_id) else None
-    if loaded is None:
+    """One article in both languages (or `lang`), its last verification and its statistics."""
+    page = await run_in_threadpool(
+        article_page,
+        services.engine,
+        services.kb.current,
+        article_id,
+        stale_after_days=services.stale_after_days,
+    )
+    if page is None:
         raise HttpError(404, "no article with this id")
-    article = loaded.article
-    verifications, stats = await run_in_threadpool(_learned, services.engine, article.id)
-    states = await _lifecycles(services)
-    brief = _brief(article, lang, base_url, states[article.id])
+    article = page.article
+    verifications = [VerificationOut.model_validate(r, from_attributes=True) for r in page.runs]
+    brief = _brief(article, lang, base_url, page.lifecycle)
     return ArticleOut(
         **brief.model_dump(),
         cause=_texts(article.cause, lang),
         fix=_texts(article.fix, lang),
         affects=dict(article.affects),
         references=list(article.references),
-        kb_revision=live.revision,
+        kb_revision=page.revision,
         verification=verifications[0] if verifications else None,
-        verifications=verifications or [],
-        stats=stats,
+        verifications=verifications,
+        stats=None if page.stats is None else ArticleStatsOut(**vars(page.stats)),
     )

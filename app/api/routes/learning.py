@@ -1,15 +1,16 @@
 """What users teach the KB: ``POST /api/v1/feedback`` and ``GET /api/v1/unmatched``.
 
-Feedback comments are free text and may quote a log: they are redacted
-before they are stored (target A5). The unmatched list is the KB's to-do
-list: error events that matched nothing, grouped by fingerprint.
+Feedback comments are free text and may quote a log: they are decoded like a
+paste (ANSI colours and control sequences gone, so a coloured secret is seen
+whole) and redacted before they are stored (target A5). The unmatched list is
+the KB's to-do list: error events that matched nothing, grouped by fingerprint.
 """
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, Query, Request, Response, status
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
@@ -23,24 +24,35 @@ from app.api.schemas import (
     errors,
 )
 from app.errors import InputError
+from app.http.deps import client_address
 from app.http.errors import HttpError
+from app.matching.decode import decode_text
 from app.matching.redact import redact
 from app.store.engine import reader
-from app.store.queries import list_unmatched, record_feedback
+from app.store.match_events import (
+    FeedbackStored,
+    event_id_by_key,
+    list_unmatched,
+    record_verdict,
+)
 
 SMALL_BODY = 64 * 1024
 router = APIRouter(tags=["learning"], max_body_size=SMALL_BODY)
 
 
-def _store_feedback(engine: Engine, given: FeedbackIn) -> int:
-    comment = redact(given.comment).text if given.comment else None
+def _store_feedback(engine: Engine, given: FeedbackIn, client: str) -> FeedbackStored | None:
+    comment = redact(decode_text(given.comment).text).text if given.comment else None
     with Session(engine) as session:
-        return record_feedback(
+        event_id = event_id_by_key(session, result_key=given.result_key)
+        if event_id is None:
+            return None
+        return record_verdict(
             session,
-            match_event_id=given.match_event_id,
+            match_event_id=event_id,
             verdict=given.verdict,
             right_article_id=given.right_article_id,
             comment=comment,
+            client=client,
         )
 
 
@@ -49,18 +61,32 @@ def _store_feedback(engine: Engine, given: FeedbackIn) -> int:
     status_code=status.HTTP_201_CREATED,
     response_model=FeedbackOut,
     dependencies=[RateLimited],
-    responses=errors(400, 404, 413, 422, 429, 503),
+    responses={
+        200: {"model": FeedbackOut, "description": "An earlier verdict replaced."},
+        **errors(400, 404, 413, 422, 429, 503),
+    },
 )
-async def feedback(services: ServicesDep, given: FeedbackIn) -> FeedbackOut:
-    """Did the top answer fix it? Which article was right? Shows in the article's statistics."""
+async def feedback(
+    request: Request, response: Response, services: ServicesDep, given: FeedbackIn
+) -> FeedbackOut:
+    """Did the top answer fix it? Which article was right? Shows in the article's statistics.
+
+    The answer is named by its result key, which only its asker saw; each client
+    (address) holds one verdict per answer, and a second one replaces the first.
+    """
     kb = services.kb.current.kb
     if given.right_article_id is not None and given.right_article_id not in kb.articles:
         raise HttpError(404, "right_article_id names no article of the KB")
+    client = client_address(request)
     try:
-        feedback_id = await run_in_threadpool(_store_feedback, services.engine, given)
+        stored = await run_in_threadpool(_store_feedback, services.engine, given, client)
     except InputError as exc:
-        raise HttpError(404, "no match event with this id") from exc
-    return FeedbackOut(id=feedback_id, match_event_id=given.match_event_id)
+        raise HttpError(404, "no answer with this result key") from exc
+    if stored is None:
+        raise HttpError(404, "no answer with this result key")
+    if stored.replaced:
+        response.status_code = status.HTTP_200_OK
+    return FeedbackOut(id=stored.id, result_key=given.result_key, replaced=stored.replaced)
 
 
 def _clusters(engine: Engine, limit: int, offset: int) -> list[UnmatchedOut]:

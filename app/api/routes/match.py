@@ -1,25 +1,36 @@
 """``POST /api/v1/match``: a traceback or a job log in, the articles that fix it out.
 
-The route only chooses: the client kind, the language (field or parameter,
-then Accept-Language, then the default), the format (``?format=``, then
-Accept, then the client kind); ``api.matching`` reads the body,
-``runner.MatchRunner`` admits, caches and matches, ``answers`` renders.
+The walk: ``api.match_request.read_ask`` reads the body and the query into one
+``Ask`` (the client kind, the language: field or parameter, then
+Accept-Language, then the default); ``service.runner.MatchRunner`` admits,
+caches and matches; the route picks the format (``?format=``, then Accept,
+then the client kind) and ``api.answers.respond`` renders it.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
+from app.api.answers import Rendered, respond
 from app.api.deps import BaseUrlDep, RateLimited, RunnerDep, ServicesDep
-from app.api.matching import idempotency_key, read_match_input, respond, top_k_of
-from app.api.schemas import Lang, MatchRequest, MatchResponse, errors
-from app.http.clients import answer_format, client_kind, negotiate_lang
+from app.api.examples import match_examples
+from app.api.match_request import read_ask
+from app.api.reply import build_reply, result_url
+from app.api.schemas import AnyMatchAnswer, Lang, MatchRequest, errors
+from app.errors import StoreError
+from app.http.clients import Format, answer_format
 from app.http.errors import HttpError
-from app.matching.decode import is_blank
-from app.runner import Ask
+from app.http.state import Services
+from app.service.result_views import build_view, store_view
+from app.service.runner import Answer, Ask
+from app.store.engine import reader
+from app.store.match_events import idempotent_body
 
 REQUEST_BODY: dict[str, Any] = {
     "required": True,
@@ -42,9 +53,11 @@ REQUEST_BODY: dict[str, Any] = {
 }
 RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {
-        "model": MatchResponse,
-        "description": "JSON for programs and bots; a few lines of text for curl and job hooks.",
-        "content": {"text/plain": {"schema": {"type": "string"}}},
+        "model": AnyMatchAnswer,
+        "description": "JSON for programs (`?format=json`), a chat platform's message body "
+        "(`?format=slack|feishu|dingtalk|wecom`), or a few lines of text for curl and job hooks "
+        "(`?format=text`).",
+        "content": match_examples(),
     },
     **errors(400, 408, 413, 415, 422, 429, 503),
 }
@@ -73,27 +86,56 @@ async def match(
     base_url: BaseUrlDep,
     lang: Annotated[Lang | None, Query(description="en or zh.")] = None,
     top_k: Annotated[int | None, Query(ge=1, le=50, description="Matches to return.")] = None,
-    format: Annotated[
-        Literal["json", "text"] | None, Query(description="Override the guessed format.")
-    ] = None,
+    format: Annotated[Format | None, Query(description="Override the guessed format.")] = None,
 ) -> Response:
     """JSON, raw text (gzip welcome) or a multipart file; see the request body's types."""
-    kind = client_kind(request.headers.get("user-agent"))
     with runner.admission() as admission:
-        given = await read_match_input(request, services.limits, admission.grow)
-        if is_blank(given.data):
-            raise HttpError(422, "the log is empty")
-        chosen = negotiate_lang(
-            given.lang or lang, request.headers.get("accept-language"), services.default_lang
-        )
-        ask = Ask(
-            data=given.data,
-            lang=chosen,
-            top_k=top_k_of(given.top_k, top_k),
-            env=given.env,
-            client_kind=kind,
-            idempotency_key=idempotency_key(request),
-        )
+        ask, hints = await read_ask(request, services, admission.grow, lang=lang, top_k=top_k)
+        await check_idempotency(services, ask)
         answer = await runner.answer(ask, admission)
-    fmt = answer_format(format, request.headers.get("accept"), kind)
-    return respond(answer, fmt=fmt, lang=chosen, base_url=base_url)
+    fmt = answer_format(format, request.headers.get("accept"), ask.client_kind)
+    link = await result_link(services, answer, ask.options.lang, base_url)
+    reply = build_reply(
+        answer.result,
+        answer.live,
+        lang=ask.options.lang,
+        base_url=base_url,
+        result_link=link,
+        hints=hints,
+    )
+    rendered = Rendered(answer.result, reply, answer.live.revision, answer.match_event_id)
+    return respond(rendered, fmt=fmt)
+
+
+async def check_idempotency(services: Services, ask: Ask) -> None:
+    """422 when the ``Idempotency-Key`` was stored with another body (issue 24, item 8).
+
+    A database that cannot answer costs the check, never the match. Two different
+    bodies racing with one new key: the second still gets the first's event.
+    """
+    if ask.idempotency_key is None:
+        return
+    try:
+        stored = await run_in_threadpool(_stored_body, services.engine, ask.idempotency_key)
+    except StoreError:
+        return
+    if stored is not None and stored != ask.idempotency_body:
+        raise HttpError(
+            422,
+            "this Idempotency-Key was used with a different body",
+            code="idempotency_key_reused",
+        )
+
+
+def _stored_body(engine: Engine, key: str) -> str | None:
+    with Session(reader(engine)) as session:
+        return idempotent_body(session, idempotency_key=key)
+
+
+async def result_link(services: Services, answer: Answer, lang: str, base_url: str) -> str | None:
+    """The stored result page of this answer (``/r/<id>/<key>``), when it was stored."""
+    if answer.match_event_id is None:
+        return None
+    view = build_view(answer.result, lang=lang, kb_revision=answer.live.revision)
+    key = await run_in_threadpool(store_view, services.engine, answer.match_event_id, view)
+    return result_url(base_url, answer.match_event_id, key)

@@ -1,6 +1,6 @@
 """``/metrics`` (Prometheus text), and the hidden benchmark baseline ``/api/v1/_echo``.
 
-``/metrics`` renders this app's own registry (see ``app.metrics``); it
+``/metrics`` renders this app's own registry (see ``app.service.metrics``); it
 carries counts and timings only, never request content (target A5).
 ``_echo`` exists only when ``ERRKB_ECHO_ENDPOINT`` is on: it reads the body
 and answers its size, so ``benchmarks/http.py`` can put the framework's own
@@ -18,7 +18,7 @@ from starlette.responses import JSONResponse, Response
 
 from app.api.deps import ServicesDep
 from app.articles.lifecycle import STALE_OUTCOMES, STATES
-from app.lifecycles import article_lifecycles
+from app.service.article_states import article_lifecycles
 
 router = APIRouter(tags=["operations"])
 

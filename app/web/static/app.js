@@ -1,5 +1,9 @@
 // errkb: small, progressive helpers. Every page works without this file.
 // 1. A "Copy" button on each code block. 2. Dropping a log file on the paste form.
+// 3. Ctrl/Cmd+Enter submits. 4. The share button copies the permalink.
+// 5. A chosen file is gzipped in the browser (CompressionStream), cut to its head and
+//    tail above TRIM_BYTES (as `errkb report` does), and sent with a progress bar; on
+//    failure the file stays chosen and the page says what to do.
 (function () {
   "use strict";
   var body = document.body;
@@ -63,6 +67,39 @@
     });
   }
 
+  function wireShortcut() {
+    var area = document.getElementById("log-text");
+    if (!area || !area.form) { return; }
+    area.addEventListener("keydown", function (event) {
+      if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+        event.preventDefault();
+        if (area.form.requestSubmit) { area.form.requestSubmit(); } else { area.form.submit(); }
+      }
+    });
+  }
+
+  function wireShare() {
+    document.querySelectorAll("[data-share]").forEach(function (button) {
+      var label = button.textContent;
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        var url = new URL(button.getAttribute("data-share"), location.href).href;
+        var holder = document.createElement("span");
+        holder.textContent = url;
+        var done = function () {
+          button.textContent = button.getAttribute("data-done") || copiedLabel;
+          setTimeout(function () { button.textContent = label; }, 1500);
+        };
+        if (navigator.clipboard) { navigator.clipboard.writeText(url).then(done, function () {}); return; }
+        document.body.appendChild(holder);
+        copyText(holder).then(done, function () {});
+        holder.remove();
+      });
+    });
+  }
+
+  wireShortcut();
+  wireShare();
   addCopyButtons();
   wireDrop();
 })();

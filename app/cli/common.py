@@ -1,0 +1,59 @@
+"""What every ``errkb`` command shares: exit codes, the KB and database options, settings.
+
+``settings_from`` is where every command reads its settings (only ``app.main``
+and ``app.cli`` may, by the layers contract): the command line's options go on
+top of the environment's ``ERRKB_*`` values, and an invalid value is named,
+never echoed (target D7).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from pydantic import ValidationError
+
+from app.errors import ConfigError, InputError
+from app.settings import Settings
+
+EXIT_OK, EXIT_NEGATIVE, EXIT_ERROR = 0, 1, 2
+
+KbOption = Annotated[
+    Path | None, typer.Option("--kb", help="KB folder (default: ERRKB_KB_PATH or ./kb).")
+]
+UrlOption = Annotated[
+    str | None, typer.Option("--database-url", help="Default: ERRKB_DATABASE_URL.")
+]
+
+
+def settings_from(**overrides: object) -> Settings:
+    """Settings from the environment, with the command line's options on top."""
+    values = {key: value for key, value in overrides.items() if value is not None}
+    try:
+        return Settings(**values)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        raise ConfigError(f"invalid settings: {_invalid_fields(exc)}") from exc
+
+
+def _invalid_fields(exc: ValidationError) -> str:
+    """``ERRKB_PORT: Input should be ...`` per error: the names, never the values (D7)."""
+    problems = []
+    for error in exc.errors():
+        name = "_".join(str(part) for part in error["loc"]).upper()
+        problems.append(f"ERRKB_{name}: {error['msg']}" if name else error["msg"])
+    return "; ".join(problems)
+
+
+def database_url_from(override: str | None) -> str:
+    """The database URL (a secret: it may hold a password, target D7)."""
+    return settings_from(database_url=override).database_url.get_secret_value()
+
+
+def read_input(file: str) -> bytes:
+    """The file's bytes, or stdin's for ``-``."""
+    try:
+        return sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read {file}: {exc.strerror}") from exc

@@ -1,0 +1,311 @@
+"""Pastes without the exception line: honest, lower-confidence answers (issue 18, shape 4).
+
+People paste what caught their eye: the message without its exception class,
+a lower-cased line retyped into a chat, the c10d socket warning alone, the
+continuation lines of a message. When the ordinary match finds nothing, these
+fallbacks look again, in order (``FALLBACKS``), and the first that finds
+anything answers. Each answer is capped below high confidence and carries a
+note that says what was missing, so a reader knows how far to trust it:
+
+1. ``message alone``: an article's own error pattern hits a pasted line that
+   no event covers (the exception class or the traceback header was not
+   pasted), and no logger level before it says it was survived. The line
+   becomes an event and is scored as usual, capped at medium.
+2. ``ignoring case``: the same, with the error patterns compiled without case
+   (a message retyped or lower-cased by a chat client); capped at low.
+3. ``close wording``: an event's message with up to three words that no
+   error pattern spells corrected to the nearest word the patterns do spell
+   (normalised Levenshtein >= 0.8, ``literals.py``), then matched precisely
+   as usual; capped at low, and the note says which words were read how.
+
+A traceback cut before its exception line gets no guess here: its frames
+alone name the code path, not the failure, and a guess from them would be a
+wrong article more often than a right one (``python -m benchmarks.shapes``).
+
+Pure and bounded: it runs only when nothing matched, over the lines already
+decoded, with RE2.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import re2
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from app.articles.patterns import re2_options
+from app.matching import rx
+from app.matching.ambiguity import general_first
+from app.matching.events_model import Event, EventKind
+from app.matching.index import SignatureIndex
+from app.matching.inline import survived
+from app.matching.literals import WORD
+from app.matching.prefixes import PrefixParser
+from app.matching.rank import CONTEXT_FOR_FULL_BONUS, CONTEXT_WEIGHT, ERROR_WEIGHT, Scored
+from app.matching.result import Evidence
+
+CONTEXT_LINES = 30  # the lines before the error line that context signatures may hit
+MAX_FALLBACK_EVENTS = 5  # lines made into events by one fallback
+MAX_FOLDED_CHARS = 64 << 10  # case-folded matching is for pastes, not job logs
+MIN_FOLDED_WORDS = 3  # a lower-cased line of a word or two is not a retyped message
+MESSAGE_CAP = 0.79  # medium at best: the article's own pattern hit, the class was not pasted
+FOLDED_CAP = 0.64  # low: the words match, their case does not
+CLOSE_CAP = 0.62  # low: the patterns hit only once a misspelt word was corrected
+MAX_CLOSE_CHARS = 400  # a retyped message is short; only its head is respelt
+MAX_RESPELT = 3  # words corrected in one message
+CLOSE_SIMILARITY = 0.8  # normalised Levenshtein: one wrong letter in a word of five or more
+CLOSE = "the message matched once a misspelt word was read as the KB spells it"
+QUOTED = re.compile(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|`[^`\n]{0,200}`")
+"""Quoted spans (``KeyError: 'label'``, a path, a name): never respelt, they are the user's."""
+MISSING_EXCEPTION = "the exception line is not in the paste: this line accompanies one"
+FRAGMENT_KINDS = frozenset((EventKind.NCCL, EventKind.ERROR_LINE))
+MISSING = "the exception line is not in the paste: matched on the message alone"
+FOLDED = "the message matched only when its case is ignored"
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the fallbacks see: the decoded lines, their pasted numbers, the scanner's hits."""
+
+    lines: Sequence[str]
+    numbers: Sequence[int]
+    events: Sequence[Event]
+    hits: frozenset[int]
+    index: SignatureIndex
+
+
+@dataclass(frozen=True)
+class Found:
+    """A line made into an event, the sids it answers to, and how far it may be trusted."""
+
+    event: Event
+    cap: float
+    note: str
+    folded: tuple[int, ...] = ()  # error sids that hit only without case
+    replaces: int | None = None  # the event (already redacted) this one is a reading of
+
+
+@dataclass(frozen=True)
+class Fallback:
+    name: str
+    find: Callable[[Reading], list[Found]]
+
+
+def _message_alone(reading: Reading) -> list[Found]:
+    """Lines an error pattern of the KB hits although no event covers them."""
+    index = reading.index
+    sids = [sid for sid in sorted(reading.hits) if index.signatures[sid].kind == "error"]
+    covered = _covered(reading.events)
+    found: dict[int, Found] = {}
+    parse = PrefixParser()
+    for sid in sids:
+        for row, line in enumerate(reading.lines):
+            if row in found or reading.numbers[row] in covered:
+                continue
+            content = parse(line).content.strip()
+            span = index.first_span(sid, content)
+            if span and not survived(content[: span[0]]):
+                found[row] = Found(_event(reading, row, content, MISSING), MESSAGE_CAP, MISSING)
+                break
+        if len(found) >= MAX_FALLBACK_EVENTS:
+            break
+    return [found[row] for row in sorted(found)]
+
+
+def _ignoring_case(reading: Reading) -> list[Found]:
+    """Lower-cased lines an error pattern hits once case is ignored: ``cuda out of memory.``"""
+    if sum(map(len, reading.lines)) > MAX_FOLDED_CHARS:
+        return []
+    folded, sids = reading.index.folded_errors
+    if not sids:
+        return []
+    found: list[Found] = []
+    parse = PrefixParser()
+    for row, line in enumerate(reading.lines):
+        content = parse(line).content.strip()
+        if len(content.split()) < MIN_FOLDED_WORDS or content.lower() != content:
+            continue
+        hit = folded.Match(rx.encode(content)) or ()
+        if hit:
+            event = _event(reading, row, content, FOLDED)
+            found.append(Found(event, FOLDED_CAP, FOLDED, tuple(sids[i] for i in sorted(hit))))
+            if len(found) >= MAX_FALLBACK_EVENTS:
+                break
+    return found
+
+
+def _close_wording(reading: Reading) -> list[Found]:
+    """Events whose message, a misspelt word or two corrected, an error pattern hits."""
+    words = reading.index.error_words
+    if not words:
+        return []
+    known = frozenset(words)
+    found: list[Found] = []
+    for position, event in enumerate(reading.events):
+        fixed = _respelt(event.error_text, words, known)
+        if fixed is None:
+            continue
+        text, changes = fixed
+        note = f"{CLOSE}: " + ", ".join(f"{a} as {b}" for a, b in changes)
+        message = _apply(event.message, changes)
+        respelt = dataclasses.replace(event, error_text=text, message=message)
+        found.append(Found(respelt, CLOSE_CAP, note, replaces=position))
+        if len(found) >= MAX_FALLBACK_EVENTS:
+            break
+    return found
+
+
+def _respelt(
+    text: str, words: Sequence[str], known: frozenset[str]
+) -> tuple[str, list[tuple[str, str]]] | None:
+    """``text`` with unknown words replaced by their nearest vocabulary word; None if none."""
+    changes: list[tuple[str, str]] = []
+    prose = QUOTED.sub(" ", text[:MAX_CLOSE_CHARS])  # a quoted key or name is data, not a typo
+    for word in dict.fromkeys(WORD.findall(prose)):
+        if word in known or len(changes) >= MAX_RESPELT:
+            continue
+        best = process.extractOne(
+            word, words, scorer=Levenshtein.normalized_similarity, score_cutoff=CLOSE_SIMILARITY
+        )
+        if best is not None and best[0].lower() != word.lower():
+            changes.append((word, best[0]))
+    return (_apply(text, changes), changes) if changes else None
+
+
+def _apply(text: str, changes: Sequence[tuple[str, str]]) -> str:
+    for old, new in changes:
+        text = re.sub(rf"\b{re.escape(old)}\b", new, text)
+    return text
+
+
+FALLBACKS: tuple[Fallback, ...] = (
+    Fallback("message alone", _message_alone),
+    Fallback("ignoring case", _ignoring_case),
+    Fallback("close wording", _close_wording),
+)
+
+
+def fallback_events(reading: Reading) -> list[Found]:
+    """The first fallback's findings, or nothing."""
+    for fallback in FALLBACKS:
+        found = fallback.find(reading)
+        if found:
+            return found
+    return []
+
+
+def capped(item: Scored, found: Found) -> Scored:
+    """``item`` no higher than its fallback allows, with the note that says why."""
+    return cap(item, found.cap, found.note, found.event.error_line_start)
+
+
+def cap(item: Scored, most: float, why: str, line: int) -> Scored:
+    """``item`` scored at most ``most``, with a note saying why."""
+    note = Evidence("note", "", line, line, why)
+    return dataclasses.replace(item, score=min(item.score, most), evidence=(*item.evidence, note))
+
+
+def is_fragment(events: Sequence[Event]) -> bool:
+    """Whether the paste holds only lines that accompany an exception, never one.
+
+    NCCL's ``WARN`` lines, the watchdog's report and untyped ``CUDA error:``
+    lines come with a Python exception in a whole log; pasted alone they are a
+    fragment (issue 18, shape 4), answered at medium confidence at best.
+    """
+    return bool(events) and all(
+        e.exception is None and e.kind in FRAGMENT_KINDS and not e.quoted for e in events
+    )
+
+
+def fragment_scores(
+    scored: Sequence[Sequence[Scored]], events: Sequence[Event]
+) -> list[list[Scored]]:
+    """Every score of a fragment paste capped, with the note that says what is missing."""
+    return [
+        [cap(s, MESSAGE_CAP, MISSING_EXCEPTION, event.error_line_start) for s in found]
+        for found, event in zip(scored, events, strict=True)
+    ]
+
+
+def folded_scores(found: Found, index: SignatureIndex) -> list[Scored]:
+    """One score per article whose error pattern hit without case, capped.
+
+    Context patterns are read without case too, and articles sharing the
+    message go through ``general_first`` like any others: a specialised
+    article earns the top with its context, lower-cased or not.
+    """
+    event = found.event
+    line = event.error_line_start
+    spans: dict[str, tuple[int, int]] = {}
+    by_article: dict[str, list[Evidence]] = {}
+    for sid in found.folded:
+        signature = index.signatures[sid]
+        hit = _folded(signature.pattern).search(event.error_text)
+        if hit is None:
+            continue
+        low, high = spans.get(signature.article_id, hit.span())
+        spans[signature.article_id] = (min(low, hit.start()), max(high, hit.end()))
+        evidence = Evidence("error", signature.pattern, line, line, "error message matches")
+        by_article.setdefault(signature.article_id, []).append(evidence)
+    scored: list[Scored] = []
+    for article_id, errors in sorted(by_article.items()):
+        context = _folded_context(event, index, article_id)
+        weight = ERROR_WEIGHT + CONTEXT_WEIGHT * min(1.0, len(context) / CONTEXT_FOR_FULL_BONUS)
+        contextless = bool(index.articles[article_id].context_sids) and not context
+        item = Scored(article_id, weight, (*errors, *context), spans[article_id], contextless)
+        scored.append(capped(item, found))
+    return general_first(scored, event, index) if len(scored) > 1 else scored
+
+
+def _folded_context(event: Event, index: SignatureIndex, article_id: str) -> list[Evidence]:
+    """Context patterns of ``article_id`` found, without case, in the event or just before it."""
+    near = f"{event.context}\n{event.text}\n{event.error_text}"
+    found = []
+    for sid in index.articles[article_id].context_sids:
+        pattern = index.signatures[sid].pattern
+        if _folded(pattern).search(near):
+            line = event.error_line_start
+            found.append(Evidence("context", pattern, line, line, "near the error, ignoring case"))
+    return found
+
+
+@cache
+def _folded(pattern: str) -> Any:
+    """One pattern without case, for the span of a line the folded set already hit."""
+    options = re2_options()
+    options.case_sensitive = False
+    return re2.compile(pattern, options)
+
+
+def _covered(events: Sequence[Event]) -> set[int]:
+    """Pasted line numbers inside an event: its error lines, and a traceback's source lines."""
+    lines: set[int] = set()
+    for event in events:
+        lines.update(range(event.line_start, event.line_end + 1))
+    return lines
+
+
+def _event(reading: Reading, row: int, content: str, note: str) -> Event:
+    number = reading.numbers[row]
+    start = max(0, row - CONTEXT_LINES)
+    return Event(
+        kind=EventKind.ERROR_LINE,
+        exception=None,
+        message=content,
+        line_start=number,
+        line_end=number,
+        error_line_start=number,
+        error_line_end=number,
+        error_text=content,
+        text=content,
+        context="\n".join(reading.lines[start:row]),
+        text_lines=(number,),
+        context_lines=tuple(reading.numbers[start:row]),
+        notes=(note,),
+    )

@@ -1,0 +1,133 @@
+"""Whole-process ``errkb match`` on a 10 KB log, beside a baseline checkout (issue 23).
+
+Each run is a fresh ``python -m app.cli match`` process, as a job hook or a
+script calling the CLI per file runs it; the page cache is warm (one untimed
+run per side first, which also builds that side's index and snapshot). Sides
+run interleaved, run by run, in several rounds, so a busy machine slows all
+of them alike; both wall time and the child's CPU time (user + system) are
+reported, CPU time being the steadier one on a shared machine. Beside them
+``python -c "import app"``: the floor any Python command pays.
+
+    python -m benchmarks.startup --baseline DIR [--articles 1000] [--rounds 3] [--runs 5]
+
+``DIR`` holds another commit's tree (``git archive COMMIT | tar -x -C DIR``);
+it runs with this interpreter and packages. ``--articles N`` clones today's
+articles into a KB of N real-shaped ones (each clone's regexes get an
+optional literal suffix, so the index holds N articles' distinct patterns).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+LOG_SOURCES = (
+    "tests/data/logs/cuda-oom-4ranks-nccl-timeouts-composed.log",
+    "tests/data/logs/ddp-training-success-no-error.log",
+)
+LOG_BYTES = 10 * 1024
+
+
+def ten_kb_log(folder: Path) -> Path:
+    """A failing 4-rank job log followed by a clean one's lines, cut to 10 KB at a line end."""
+    text = b"".join((ROOT / name).read_bytes() for name in LOG_SOURCES) * 2
+    cut = text[:LOG_BYTES].rsplit(b"\n", 1)[0] + b"\n"
+    path = folder / "job-10k.log"
+    path.write_bytes(cut)
+    return path
+
+
+def cloned_kb(source: Path, target: Path, count: int) -> Path:
+    """A KB of ``count`` articles: today's, then clones with distinct regexes and ids."""
+    articles = sorted((source / "articles").glob("*.yaml"))
+    for folder in ("articles", "examples", "repros"):
+        (target / folder).mkdir(parents=True, exist_ok=True)
+    for number in range(count):
+        original = articles[number % len(articles)]
+        stem = original.stem if number < len(articles) else f"{original.stem}-c{number:05d}"
+        data = yaml.safe_load(original.read_text(encoding="utf-8"))
+        data["id"] = stem
+        if stem != original.stem:
+            for kind in ("error", "context"):
+                found = data["signatures"].get(kind) or []
+                data["signatures"][kind] = [f"{p}(?: clone {number})?" for p in found]
+        text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+        (target / "articles" / f"{stem}.yaml").write_text(text, encoding="utf-8")
+        for folder in ("examples", "repros"):
+            copied = source / folder / original.stem
+            if copied.is_dir():
+                shutil.copytree(copied, target / folder / stem, dirs_exist_ok=True)
+    return target
+
+
+def timed(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU seconds of one child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def sides(baseline: Path | None, log: Path, kb: Path, work: Path) -> dict[str, tuple]:
+    """name -> (command, cwd, env) for the import floor, the baseline and this tree."""
+    match = [sys.executable, "-m", "app.cli", "match", str(log), "--kb", str(kb)]
+    found: dict[str, tuple] = {}
+    floor_env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    found["python -c 'import app'"] = ([sys.executable, "-c", "import app"], ROOT, floor_env)
+    trees = ([("baseline", baseline)] if baseline else []) + [("this tree", ROOT)]
+    for name, tree in trees:
+        env = {**os.environ, "PYTHONPATH": str(tree), "ERRKB_INDEX_DIR": str(work / name)}
+        found[f"errkb match ({name})"] = (match, tree, env)
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", type=Path, help="another commit's tree")
+    parser.add_argument("--articles", type=int, default=0, help="clone the KB to N articles")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="errkb-startup-") as scratch:
+        work = Path(scratch)
+        kb = cloned_kb(ROOT / "kb", work / "kb", args.articles) if args.articles else ROOT / "kb"
+        log = ten_kb_log(work)
+        runs = sides(args.baseline, log, kb, work)
+        for name, (command, cwd, env) in runs.items():  # warm the page cache, build caches
+            wall, cpu = timed(command, cwd, env)
+            print(f"first run {name}: {wall:.2f} s wall, {cpu:.2f} s CPU", flush=True)
+        for number in range(1, args.rounds + 1):
+            walls: dict[str, list[float]] = {name: [] for name in runs}
+            cpus: dict[str, list[float]] = {name: [] for name in runs}
+            for _ in range(args.runs):
+                for name, (command, cwd, env) in runs.items():
+                    wall, cpu = timed(command, cwd, env)
+                    walls[name].append(wall)
+                    cpus[name].append(cpu)
+            print(f"round {number} (median of {args.runs}):")
+            for name in runs:
+                wall, cpu = statistics.median(walls[name]), statistics.median(cpus[name])
+                print(f"  {name:36} {wall:6.3f} s wall  {cpu:6.3f} s CPU")
+            if args.baseline:
+                base, here = "errkb match (baseline)", "errkb match (this tree)"
+                ratio = statistics.median(cpus[base]) / statistics.median(cpus[here])
+                wall_ratio = statistics.median(walls[base]) / statistics.median(walls[here])
+                print(f"  baseline / this tree: {ratio:.1f}x CPU, {wall_ratio:.1f}x wall")
+
+
+if __name__ == "__main__":
+    main()

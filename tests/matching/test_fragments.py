@@ -1,0 +1,183 @@
+"""Pastes without the exception line (issue 18, shape 4): lower confidence and a note.
+
+The lines are KB examples' own lines (output produced here), cut or retyped
+the way people paste them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from app.matching.fragments import CLOSE_CAP, FOLDED_CAP, MESSAGE_CAP
+from app.matching.literals import literal_runs
+from app.matching.pipeline import match_text
+from app.matching.result import Match
+from app.service.kb import LiveKb
+
+SOCKET = (
+    "[W socket.cpp:426] [c10d] The server socket has failed to bind to [::]:29500 "
+    "(errno: 98 - Address already in use)."
+)
+SIZES = (
+    "\tsize mismatch for lm_head.weight: copying a param with shape torch.Size([32001, 4096]) "
+    "from checkpoint, the shape in current model is torch.Size([32000, 4096])."
+)
+OOM = "CUDA out of memory. Tried to allocate 20.00 MiB. GPU 3 has a total capacity of 39.38 GiB"
+
+
+def only(text: str, live: LiveKb) -> Match:
+    result = match_text(text, live.index)
+    assert result.top is not None, "no article matched"
+    return result.top
+
+
+def notes(match: Match) -> list[str]:
+    return [e.hint for e in match.evidence if e.kind == "note"]
+
+
+@pytest.mark.parametrize(
+    ("paste", "article"),
+    [
+        (SOCKET, "addr-in-use"),
+        (SIZES + "\n" + SIZES.replace("lm_head", "model.embed_tokens"), "size-mismatch-load"),
+        (
+            "训练一开始就挂了：\nExpected all tensors to be on the same device, but got mat1 is on "
+            "cpu, different from other tensors on cuda:0 (when checking argument in method "
+            "wrapper_CUDA_addmm)",
+            "device-mismatch-user-code",
+        ),
+    ],
+)
+def test_a_message_without_its_exception_line_is_matched_at_medium_at_best(
+    paste: str, article: str, repository_kb: LiveKb
+) -> None:
+    top = only(paste, repository_kb)
+    assert top.article_id == article
+    assert top.score <= MESSAGE_CAP
+    assert top.confidence != "high"
+    assert notes(top)[-1] == "the exception line is not in the paste: matched on the message alone"
+
+
+def test_a_lower_cased_message_is_matched_at_low_confidence(repository_kb: LiveKb) -> None:
+    top = only("torch.outofmemoryerror: " + OOM.lower(), repository_kb)
+    assert top.article_id == "cuda-oom"
+    assert top.score <= FOLDED_CAP
+    assert top.confidence == "low"
+    assert notes(top) == ["the message matched only when its case is ignored"]
+
+
+def test_a_misspelt_word_is_read_as_the_kb_spells_it(repository_kb: LiveKb) -> None:
+    top = only("RuntimeError: chunk expects at least a 1-dimensional tennsor", repository_kb)
+    assert top.article_id == "ddp-scalar-chunk"
+    assert top.score <= CLOSE_CAP
+    assert top.confidence == "low"
+    assert notes(top) == [
+        "the message matched once a misspelt word was read as the KB spells it: tennsor as tensor"
+    ]
+
+
+@pytest.mark.parametrize(
+    "paste",
+    [
+        "cuda out of memory? no, training finished fine",
+        "we use torch.distributed with nccl and it works",
+        "RuntimeError: chunk expects `chunks` to be greater than 0, got: 0",
+        "ValueError: the tokenizer has no pad token id and we set it to eos",
+        "Training finished. Peak memory 38.2 GiB of 39.38 GiB.",
+    ],
+)
+def test_what_is_not_a_known_failure_stays_unmatched(paste: str, repository_kb: LiveKb) -> None:
+    assert match_text(paste, repository_kb.index).unknown
+
+
+def test_a_traceback_cut_before_its_exception_line_gets_no_guess(repository_kb: LiveKb) -> None:
+    frames = (
+        "Traceback (most recent call last):\n"
+        '  File "/w/train.py", line 12, in <module>\n    loss.backward()\n'
+        '  File "/v/torch/_tensor.py", line 626, in backward\n    torch.autograd.backward(\n'
+    )
+    result = match_text(frames, repository_kb.index)
+    assert result.unknown
+    assert "traceback without an exception line (cut off or interleaved)" in result.events[0].notes
+
+
+def test_literal_runs_keep_escaped_punctuation_and_stop_at_operators() -> None:
+    assert literal_runs(r"CUDA out of memory\. Tried to allocate (?:\d+)") == [
+        "CUDA out of memory. Tried to allocate ",
+        ":",
+    ]
+    runs = literal_runs(r"size mismatch for [\w.\-]{1,200}: copying")
+    assert runs[0] == "size mismatch for "
+    assert runs[-1] == ": copying"
+
+
+@pytest.mark.parametrize(
+    ("paste", "article"),
+    [
+        (
+            "/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1289: indexSelectLargeIndex: block: "
+            "[211,0,0], thread: [96,0,0] Assertion `srcIndex < srcSelectDimSize` failed.",
+            "device-side-assert",
+        ),
+        (
+            "gpu-node07:31822:31901 [3] NCCL WARN Error while creating shared memory segment "
+            "/dev/shm/nccl-7Qv4Ab (size 9637888)",
+            "nccl-system-error",
+        ),
+        (
+            "Root Cause (first observed failure):\n[0]:\n  time      : 2026-11-22_00:47:34\n"
+            "  rank      : 1 (local_rank: 1)\n  exitcode  : 1 (pid: 13449)\n",
+            "childfailed",
+        ),
+    ],
+)
+def test_lines_that_accompany_an_exception_are_answered_below_high(
+    paste: str, article: str, repository_kb: LiveKb
+) -> None:
+    top = only(paste, repository_kb)
+    assert top.article_id == article
+    assert top.confidence != "high"
+    assert any(note.startswith("the exception line is not in the paste") for note in notes(top))
+
+
+def test_a_respelt_message_is_read_in_place(repository_kb: LiveKb) -> None:
+    result = match_text(
+        "RuntimeError: chunk expects at least a 1-dimensional tennsor", repository_kb.index
+    )
+    assert len(result.events) == 1
+    assert result.events[0].root_cause
+    assert result.events[0].message == "chunk expects at least a 1-dimensional tensor"
+
+
+def test_a_lower_cased_line_still_earns_a_specialised_article_by_its_context(
+    repository_kb: LiveKb,
+) -> None:
+    line = (
+        "runtimeerror: expected all tensors to be on the same device, but found at least two "
+        "devices, cuda:1 and cuda:0! (when checking argument for argument index in method "
+        "wrapper_cuda__index_select)"
+    )
+    top = only(line, repository_kb)
+    assert top.article_id == "device-mismatch-multi-gpu"
+    assert top.confidence == "low"
+
+
+def test_a_quoted_key_is_data_not_a_misspelt_word(repository_kb: LiveKb) -> None:
+    """``KeyError: 'label'`` from the user's own dict is not ``labels`` misspelt."""
+    log = (
+        b"Traceback (most recent call last):\n"
+        b'  File "t.py", line 9, in collate\n'
+        b"KeyError: 'label'\n"
+    )
+    assert match_text(log, repository_kb.index).top is None
+
+
+def test_the_compiler_wrapper_yields_to_the_error_it_wraps(repository_kb: LiveKb) -> None:
+    """``BackendCompilerFailed: backend='inductor' raised:`` then the real error: that one leads."""
+    log = (
+        b"[rank1]: torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+        b"[rank1]: RuntimeError: Cannot find a working triton installation.\n"
+    )
+    result = match_text(log, repository_kb.index)
+    assert result.events[0].exception == "RuntimeError"
+    assert result.events[1].consequence
