@@ -40,6 +40,8 @@ NEWER_ARTICLES = {
     ),
     "6febd300b401c1ac": ("broken-install-undefined-symbol", "an extension built for another torch"),
     "93bd2fd52185d9a8": ("hf-cannot-import-name", "a name the installed transformers lacks"),
+    "cf61817e4d0dbea7": ("disk-full-enospc", "[Errno 28] in a plain file write: the disk is full"),
+    "f09aca49407aebbe": ("disk-full-enospc", "[Errno 28], /tmp full on a compute node"),
 }
 """Fragments labelled null only because the KB had no article for their failure then.
 

@@ -1,0 +1,71 @@
+"""Fixed: turn off ZeRO-3 parameter prefetching (stage3_prefetch_bucket_size: 0).
+
+Same model and data-dependent forward as repro.py. Without prefetching,
+ZeRO-3 fetches each submodule's parameters only when the module actually runs,
+so nothing is left in flight at the end of a step whatever path forward took.
+Upgrading to deepspeed >= 0.15.3, where the coordinator releases leftover
+in-flight parameters itself, fixes it as well.
+
+Needs one CUDA GPU and deepspeed 0.14.x (launcher: python, one process).
+Planned for a GPU worker; not verified on the CPU-only machine where the
+article was written.
+"""
+
+import os
+import sys
+
+os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
+os.environ.setdefault("MASTER_PORT", "29651")
+os.environ.setdefault("RANK", "0")
+os.environ.setdefault("LOCAL_RANK", "0")
+os.environ.setdefault("WORLD_SIZE", "1")
+
+import deepspeed  # noqa: E402
+import torch  # noqa: E402
+from torch import nn  # noqa: E402
+
+PREFETCH_BUCKET = 0  # the fix: no trace-based prefetching
+
+DS_CONFIG = {
+    "train_micro_batch_size_per_gpu": 2,
+    "zero_optimization": {
+        "stage": 3,
+        "stage3_param_persistence_threshold": 0,
+        "stage3_prefetch_bucket_size": PREFETCH_BUCKET,
+    },
+    "optimizer": {"type": "AdamW", "params": {"lr": 1e-4, "torch_adam": True}},
+}
+
+
+class Net(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc1 = nn.Linear(1024, 1024)
+        self.fc2 = nn.Linear(1024, 1024)
+        self.fc3 = nn.Linear(1024, 1)
+
+    def forward(self, x: torch.Tensor, use_fc2: bool) -> torch.Tensor:
+        x = torch.relu(self.fc1(x))
+        if use_fc2:  # data-dependent: the module order differs between steps
+            x = torch.relu(self.fc2(x))
+        return self.fc3(x)
+
+
+def main() -> int:
+    if not torch.cuda.is_available():
+        print("this reproduction needs a CUDA GPU", file=sys.stderr)
+        return 2
+    torch.manual_seed(0)
+    model = Net()
+    engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config=DS_CONFIG)
+    for step in range(6):
+        x = torch.randn(2, 1024, device=engine.device)
+        loss = engine(x, use_fc2=step % 3 != 2).pow(2).mean()
+        engine.backward(loss)
+        engine.step()
+        print("step", step, "loss", loss.item(), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
