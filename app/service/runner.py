@@ -289,10 +289,10 @@ class MatchRunner:
                 idempotency_key=ask.idempotency_key,
                 idempotency_body=ask.idempotency_body,
             )
-            if ask.options.windows and ask.idempotency_key is None:
+            if ask.options.windows and ask.idempotency_key is None and ask.client_kind != "web":
                 # The page's view goes in with the event: one write, off the request's path.
-                # (A retried idempotent request may find an earlier event: its view is attached
-                # by result_views.store_view, which returns the key that event already has.)
+                # (A retried idempotent request may find an earlier event, and the web page adds
+                # its own parts to the view: both attach theirs with result_views.store_view.)
                 view = build_view(result, lang=ask.options.lang, kb_revision=live.revision)
                 key = secrets.token_urlsafe(12)
                 sighting = replace(sighting, view=view, view_key=key)

@@ -111,8 +111,8 @@ def line_count(data: bytes) -> int:
 async def _store_and_redirect(
     request: Request, services: Services, answer: Answer, view: dict[str, Any]
 ) -> Response:
-    key = answer.view_key  # stored with the event by the runner, in the same write
-    if key is None and answer.match_event_id is not None:
+    key = None  # the page's view (line count, nearest articles) is attached here
+    if answer.match_event_id is not None:
         key = await run_in_threadpool(store_view, services.engine, answer.match_event_id, view)
     if key is None:
         context = result_context(request, services.kb.current, view, None)
