@@ -344,9 +344,20 @@ def literal_value(secret: str, key: str) -> bool:
         return False
     if secret.lower() in _SCHEMES or _word(secret):  # a word, ``model.layers.0``
         return False
+    if not quoted and _bare_key(key) and _SNAKE_NAME.fullmatch(secret):
+        return False  # ``for key: store_based_barrier_key:32``: a name under a bare "key"
     if "://" in secret[:16]:  # a URL; credentials inside it are the URL rules' business
         return False
     return len(secret) >= (6 if quoted else 8) and secretish(secret, key)
+
+
+_SNAKE_NAME = re2.compile(r"[a-z]{2,20}(?:_[a-z]{2,20}){1,8}(?:[:/]\d{1,10})?")
+"""A lower-case snake_case name, maybe numbered: what code calls a key, not a secret."""
+
+
+def _bare_key(key: str) -> bool:
+    """The key is just "key" (a dict key, a store key), not api_key, secret_key, password..."""
+    return "".join(c for c in key.lower() if c.isalpha()) == "key"
 
 
 def _dotted(secret: str) -> bool:
