@@ -148,7 +148,7 @@ def test_f10_g7_postgres_restarted_under_a_running_service(
     figures["write_refused_max_s"] = max(a.seconds for a in refused)
     assert figures["write_refused_max_s"] < 5, "writes did not fail fast"
     assert {a.status for a in ledger.of("feedback")} <= {200, 201, 503}  # 200: a verdict replaced
-    assert {a.status for a in ledger.of("feedback", since=resumed_from)} == {201}
+    assert {a.status for a in ledger.of("feedback", since=resumed_from)} <= {200, 201}
     assert ledger.of("match", since=resumed_from), "no traffic after the restart"
     check_database(url, ledger, in_flight=CLIENTS)
     print("F10 figures:", {k: round(v, 3) for k, v in figures.items()})
