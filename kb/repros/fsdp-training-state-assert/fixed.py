@@ -8,6 +8,7 @@ order it expects.
 Two processes on the CPU with gloo (launcher: torchrun, 2 processes).
 """
 
+import gc
 import os
 
 import torch
@@ -40,6 +41,9 @@ def main() -> None:
     loss = out.sum() + feats.pow(2).mean()
     loss.backward()
     print(f"ok: rank {dist.get_rank()} loss {loss.item():.4f}", flush=True)
+    del model, out, feats, loss
+    gc.collect()  # free FSDP state before the process group goes away (teardown is racy otherwise)
+    dist.barrier()
     dist.destroy_process_group()
 
 
