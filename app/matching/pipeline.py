@@ -78,12 +78,12 @@ def match_text(
     if is_fragment(events):
         scored = fragment_scores(scored, events)
     matches = _rank(scored, index, options)
-    if not matches:  # nothing matched: look again for what a paste may have left out
+    if not any(map(_on_a_pattern, matches)):  # look again for what a paste may have left out
         reading = Reading(lines, numbers, events, hits, index)
-        again, more, scored = _fallback(reading, events, redactions, versions)
-        matches = _rank(scored, index, options)
-        if matches:  # else the events stay as pasted: a respelt reading that found nothing
-            events, redactions = again, more
+        again, more, rescored = _fallback(reading, events, redactions, versions)
+        found = _rank(rescored, index, options)
+        if found:  # else the events stay as pasted: a respelt reading that found nothing
+            matches, events, redactions = found, again, more
     stats = InputStats(bytes=len(data), lines=total_lines, redactions=redactions)
     windows = _windows(matches, events, lines, numbers, notes) if options.windows else {}
     return MatchResult(tuple(matches), tuple(events), stats, versions, tuple(notes), windows)
@@ -178,8 +178,18 @@ def _fallback(
             scored[at] = folded_scores(item, reading.index)
         else:
             plain = _score_event(at, item.event, reading.index, hits, versions)
-            scored[at] = [capped(s, item) for s in plain]
+            scored[at] = capped(plain, item)
     return events, redactions + more, scored
+
+
+def _on_a_pattern(match: Match) -> bool:
+    """Whether an error pattern hit: similarity alone yields to a fallback that finds one.
+
+    A misspelt word can make a message most similar to another article's
+    (``unhaandled system error`` to ``unhandled cuda error``); the word read as
+    the KB spells it is precise evidence, the similarity is not.
+    """
+    return any(e.kind == "error" for e in match.evidence)
 
 
 def _event_blob(events: Sequence[Event]) -> str:

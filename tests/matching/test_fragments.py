@@ -181,3 +181,58 @@ def test_the_compiler_wrapper_yields_to_the_error_it_wraps(repository_kb: LiveKb
     result = match_text(log, repository_kb.index)
     assert result.events[0].exception == "RuntimeError"
     assert result.events[1].consequence
+
+
+def ids(text: str, live: LiveKb) -> list[str]:
+    return [m.article_id for m in match_text(text, live.index).matches]
+
+
+@pytest.mark.parametrize(
+    ("paste", "article", "never"),
+    [
+        # gpu-xid-fallen-off-bus requires its context (an Xid in the kernel log)
+        (
+            "runtimeerror: cuda error: unspecified launch failure",
+            "unspecified-launch-failure",
+            "gpu-xid-fallen-off-bus",
+        ),
+        # trl-config-renamed-fields excludes the tokenizer keyword: its neighbour's case
+        (
+            "typeerror: sfttrainer.__init__() got an unexpected keyword argument 'tokenizer'",
+            "trainer-tokenizer-processing-class",
+            "trl-config-renamed-fields",
+        ),
+    ],
+)
+def test_a_lower_cased_line_keeps_the_required_context_and_the_excludes(
+    paste: str, article: str, never: str, repository_kb: LiveKb
+) -> None:
+    found = ids(paste, repository_kb)
+    assert found[0] == article
+    assert never not in found
+
+
+FLASH_UNDEFINED = (
+    "ImportError: /usr/local/lib/python3.10/dist-packages/flash_attn_2_cuda.cpython-310-x86_64"
+    "-linux-gnu.so: undeefined symbol: _ZN3c105ErrorC2ENS_14SourceLocationENSt7__cxx1112basic_"
+    "stringIcSt11char_traitsIcESaIcEEE"
+)
+
+
+def test_a_respelt_reading_keeps_the_lead_that_context_earned(repository_kb: LiveKb) -> None:
+    """Capping keeps the order: flash_attn's own article stays above the general one."""
+    found = ids(FLASH_UNDEFINED, repository_kb)
+    assert found[0] == "flash-attn-import"
+    assert "broken-install-undefined-symbol" not in found  # its exclude reads the respelt line
+
+
+def test_a_respelt_pattern_hit_beats_similarity_alone(repository_kb: LiveKb) -> None:
+    paste = (
+        "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/"
+        "NCCLUtils.hpp:275, unhaandled system error (run with NCCL_DEBUG=INFO for details), "
+        "NCCL version 2.18.1"
+    )
+    match = only(paste, repository_kb)
+    assert match.article_id == "nccl-system-error"
+    assert match.score <= CLOSE_CAP
+    assert any("unhaandled as unhandled" in hint for hint in notes(match))
