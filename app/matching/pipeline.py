@@ -21,6 +21,7 @@ from app.matching.environment import detect_versions
 from app.matching.events import extract_events
 from app.matching.events_model import Event
 from app.matching.excerpt import excerpt_lines
+from app.matching.flattened import unfold_lines
 from app.matching.fragments import (
     Reading,
     capped,
@@ -69,7 +70,10 @@ def match_text(
     data = text.encode("utf-8", "replace") if isinstance(text, str) else bytes(text)
     notes: list[str] = []
     hits = index.scan(data)
-    lines, numbers, total_lines = _lines(text, data, options)
+    pasted, pasted_numbers, total_lines = _lines(text, data, options)
+    lines, numbers = (pasted, pasted_numbers)
+    if len(data) <= options.whole_log_limit:  # pastes, not job logs, arrive joined on one line
+        lines, numbers = unfold_lines(pasted, pasted_numbers)
     events = _extract(lines, numbers, notes)
     events, redactions = _redact_events(events)
     hits = hits | index.scan(_event_blob(events).encode())
@@ -85,7 +89,7 @@ def match_text(
         if found:  # else the events stay as pasted: a respelt reading that found nothing
             matches, events, redactions = found, again, more
     stats = InputStats(bytes=len(data), lines=total_lines, redactions=redactions)
-    windows = _windows(matches, events, lines, numbers, notes) if options.windows else {}
+    windows = _windows(matches, events, pasted, pasted_numbers, notes) if options.windows else {}
     return MatchResult(tuple(matches), tuple(events), stats, versions, tuple(notes), windows)
 
 

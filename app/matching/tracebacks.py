@@ -46,6 +46,7 @@ STANDALONE_SUFFIXES = (
     "Fault",
     "Failed",
     "Timeout",
+    "Invalid",  # pyarrow.lib.ArrowInvalid, the error of datasets.map
 )
 IPYTHON_HEADER_TAIL = "Traceback (most recent call last)"
 _LOG_LEVELS = ("INFO", "WARNING", "WARN", "ERROR", "DEBUG", "CRITICAL", "FATAL", "NOTICE")

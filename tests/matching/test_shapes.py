@@ -327,3 +327,22 @@ def test_an_ipython_chain_keeps_the_exclude_of_its_neighbour(repository_kb: Live
 def test_prose_that_looks_like_ipython_is_no_frame_or_header(line: str) -> None:
     assert parse_frame(line) is None
     assert not is_header(line)
+
+
+@pytest.mark.parametrize(
+    "paste",
+    [
+        "pyarrow.lib.ArrowInvalid: Column 1 named input_ids expected length 2 but got length 4",
+        'raise pyarrow.lib.ArrowInvalid("Column 1 named input_ids expected length 2 but got '
+        'length 4")',
+        "map() fails with `pyarrow.lib.ArrowInvalid: Column 1 named input_ids expected length 2 "
+        "but got length 4` on my dataset",
+    ],
+)
+def test_pyarrow_s_invalid_is_an_exception_line_of_its_own(
+    paste: str, repository_kb: LiveKb
+) -> None:
+    """``ArrowInvalid`` ends in neither Error nor Exception, yet it is what datasets.map raises."""
+    result = match_text(paste, repository_kb.index)
+    assert result.events[0].exception == "pyarrow.lib.ArrowInvalid"
+    assert top(paste, repository_kb) == "datasets-arrow-invalid"
