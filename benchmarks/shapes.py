@@ -110,6 +110,24 @@ def _fenced(p: Paste) -> str:
     )
 
 
+def _details(p: Paste) -> str:
+    body = "\n".join(p.lines)
+    return (
+        "### Describe the bug\n\nTraining stops after a few steps.\n\n"
+        f"<details><summary>Full log</summary>\n\n```\n{body}\n```\n</details>\n"
+    )
+
+
+def _joined(p: Paste) -> str | None:
+    """The traceback's lines joined by spaces, as a chat app or a one-line input pastes it."""
+    headers = [i for i in range(p.error_index + 1) if "Traceback (most recent" in p.lines[i]]
+    if not p.frames or not headers:
+        return None
+    start, end = headers[-1], p.error_end + 1
+    joined = "it fails with " + " ".join(line.strip() for line in p.lines[start:end])
+    return "\n".join([*p.lines[:start], joined, *p.lines[end:]])
+
+
 _FRAME = re.compile(r'^(?P<lead>.*?)File "(?P<path>[^"]+)", line (?P<line>\d+), in (?P<fn>\S+)$')
 _ESC = "\x1b[0;31m{}\x1b[0m"
 
@@ -179,6 +197,8 @@ SHAPES: tuple[Shape, ...] = (
     Shape("no exception class", "line", _message),
     Shape("code fence + prose", "log", _fenced),
     Shape("blockquoted log", "log", _per_line(lambda i: "> ")),
+    Shape("GitHub <details>", "log", _details),
+    Shape("joined into one line", "log", _joined),
     # shape 3: launcher and cluster prefixes
     Shape(
         "Ray worker",

@@ -61,8 +61,8 @@ _SPACED_STARTS = re.compile(
     r"| (?=During handling of the above exception)"
     r"| (?=The above exception was the direct cause)"
     r"| (?=\[(?:rank|default)\d{1,5}\]:)"
-    r"| (?=(?:[a-z_][A-Za-z0-9_]{0,40}\.){0,6}[A-Z][A-Za-z0-9_]{0,80}"
-    r"(?:Error|Exception|Interrupt|Exit|Invalid): )"
+    r"| (?=(?:[a-z_][A-Za-z0-9_]{0,40}\.){0,6}(?:[A-Z][A-Za-z0-9_]{0,80})?"
+    r"(?:Error|Exception|Interrupt|Exit|Invalid)(?:: |$))"
 )
 _SPACED_SOURCE = re.compile(
     r'^(File "[^"]{1,400}", line \d{1,7}, in [A-Za-z0-9_<>.]{1,120}) +(?=\S)'
