@@ -84,6 +84,14 @@ def _constructor(p: Paste) -> str | None:
     return f"raise {p.exception}({quote}{message}{quote})"
 
 
+def _lowered(p: Paste) -> str | None:
+    """The line retyped in lower case; a bare class name (no message of 3 words) is no retyping."""
+    message = _message(p) if p.exception else p.error
+    if message is None or len(message.split()) < 3:
+        return None
+    return p.error.lower()
+
+
 def _fullwidth(p: Paste) -> str | None:
     message = _message(p)
     if message is None or not (", " in message or ": " in message):
@@ -191,7 +199,7 @@ SHAPES: tuple[Shape, ...] = (
     Shape("label 报错信息：", "line", _line("报错信息：{}")),
     Shape("constructor call", "line", _constructor),
     # shape 2: chat formatting, the message retyped
-    Shape("lower-cased", "line", lambda p: p.error.lower()),
+    Shape("lower-cased", "line", _lowered),
     Shape("full-width punctuation", "line", _fullwidth),
     Shape("misspelt word", "line", _misspelt),
     Shape("no exception class", "line", _message),
