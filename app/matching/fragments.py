@@ -70,6 +70,7 @@ CLOSE = "the message matched once a misspelt word was read as the KB spells it"
 QUOTED = re.compile(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|`[^`\n]{0,200}`")
 """Quoted spans (``KeyError: 'label'``, a path, a name): never respelt, they are the user's."""
 MISSING_EXCEPTION = "the exception line is not in the paste: this line accompanies one"
+WRAPPED_CUT = "the wrapped error's exception line is not in the paste: only its wrapper is"
 FRAGMENT_KINDS = frozenset((EventKind.NCCL, EventKind.ERROR_LINE))
 MISSING = "the exception line is not in the paste: matched on the message alone"
 FOLDED = "the message matched only when its case is ignored"
@@ -240,6 +241,30 @@ def is_fragment(events: Sequence[Event]) -> bool:
     return bool(events) and all(
         e.exception is None and e.kind in FRAGMENT_KINDS and not e.quoted for e in events
     )
+
+
+def is_cut(event: Event) -> bool:
+    """A traceback cut off before its exception line: frames, no exception."""
+    return bool(event.frames) and event.exception is None and event.kind is EventKind.TRACEBACK
+
+
+def cut_wrapper_scores(
+    scored: Sequence[Sequence[Scored]], events: Sequence[Event]
+) -> list[list[Scored]]:
+    """Wrappers capped at medium when the traceback they wrap was cut before its error.
+
+    ``ProcessRaisedException`` or ``ChildFailedError`` name the real error
+    below them; when that traceback stops before its exception line, the
+    wrapper is all the paste shows, and its article is a medium answer at best.
+    """
+    if not any(map(is_cut, events)):
+        return [list(found) for found in scored]
+    return [
+        cap(found, MESSAGE_CAP, WRAPPED_CUT, event.error_line_start)
+        if event.consequence
+        else list(found)
+        for found, event in zip(scored, events, strict=True)
+    ]
 
 
 def fragment_scores(

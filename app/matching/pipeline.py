@@ -25,6 +25,7 @@ from app.matching.flattened import unfold_lines
 from app.matching.fragments import (
     Reading,
     capped,
+    cut_wrapper_scores,
     fallback_events,
     folded_scores,
     fragment_scores,
@@ -81,6 +82,7 @@ def match_text(
     scored = [_score_event(i, e, index, hits, versions) for i, e in enumerate(events)]
     if is_fragment(events):
         scored = fragment_scores(scored, events)
+    scored = cut_wrapper_scores(scored, events)
     matches = _rank(scored, index, options)
     if not any(map(_on_a_pattern, matches)):  # look again for what a paste may have left out
         reading = Reading(lines, numbers, events, hits, index)

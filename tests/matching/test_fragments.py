@@ -6,6 +6,8 @@ the way people paste them.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from app.matching.fragments import CLOSE_CAP, FOLDED_CAP, MESSAGE_CAP
@@ -22,6 +24,7 @@ SIZES = (
     "\tsize mismatch for lm_head.weight: copying a param with shape torch.Size([32001, 4096]) "
     "from checkpoint, the shape in current model is torch.Size([32000, 4096])."
 )
+KB_EXAMPLES = Path(__file__).resolve().parents[2] / "kb" / "examples"
 OOM = "CUDA out of memory. Tried to allocate 20.00 MiB. GPU 3 has a total capacity of 39.38 GiB"
 
 
@@ -236,3 +239,17 @@ def test_a_respelt_pattern_hit_beats_similarity_alone(repository_kb: LiveKb) -> 
     assert match.article_id == "nccl-system-error"
     assert match.score <= CLOSE_CAP
     assert any("unhaandled as unhandled" in hint for hint in notes(match))
+
+
+def test_a_wrapper_whose_wrapped_traceback_was_cut_is_a_medium_answer(
+    repository_kb: LiveKb,
+) -> None:
+    """mp.spawn's wrapper names the child's error below it; cut before that error, it is all."""
+    log = (KB_EXAMPLES / "store-barrier-timeout" / "torch1x-worker-count-4.log").read_text()
+    lines = log.split("\n")
+    cut = next(i for i, line in enumerate(lines) if line.startswith("RuntimeError: Timed out"))
+    whole, fragment = only(log, repository_kb), only("\n".join(lines[:cut]), repository_kb)
+    assert whole.article_id == "store-barrier-timeout"
+    assert fragment.article_id == "mp-spawn-errors"
+    assert fragment.confidence == "medium"
+    assert any("only its wrapper is" in hint for hint in notes(fragment))
