@@ -140,6 +140,10 @@ _FRAME = re.compile(r'^(?P<lead>.*?)File "(?P<path>[^"]+)", line (?P<line>\d+), 
 _ESC = "\x1b[0;31m{}\x1b[0m"
 
 
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
 def _jupyter(p: Paste) -> str | None:
     """The traceback as IPython 8 prints it in a notebook, with its colours."""
     if not p.frames or not p.exception:
@@ -160,7 +164,7 @@ def _jupyter(p: Paste) -> str | None:
             )
             out += ["", lead + where]
             source_of = lead + _ESC.format(f"----> {number}") + " "
-        elif source_of is not None and line.strip():
+        elif source_of is not None and line.strip() and _indent(line) > _indent(source_of):
             out.append(source_of + line.strip())
             source_of = None
         else:

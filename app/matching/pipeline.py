@@ -34,7 +34,7 @@ from app.matching.fragments import (
 from app.matching.fuzzy import candidates, similarities
 from app.matching.index import SignatureIndex
 from app.matching.normalize import signature_text
-from app.matching.rank import DEFAULT_THRESHOLD, Scored, confidence_of, score_article
+from app.matching.rank import DEFAULT_THRESHOLD, Scored, confidence_of, score_article, unwrap
 from app.matching.redact import redact
 from app.matching.result import InputStats, Match, MatchResult
 from app.matching.windows import Window, evidence_windows
@@ -199,7 +199,10 @@ def _on_a_pattern(match: Match) -> bool:
 
 
 def _event_blob(events: Sequence[Event]) -> str:
-    return "\n".join(f"{e.context}\n{e.text}\n{e.error_text}" for e in events)
+    """What the scanner reads of the events: their text, and wrapped messages unwrapped."""
+    return "\n".join(
+        f"{e.context}\n{e.text}\n{e.error_text}\n{unwrap(e.error_text) or ''}" for e in events
+    )
 
 
 def _score_event(

@@ -18,8 +18,12 @@ IPython and Jupyter print the same traceback in their own shape (issue 18,
 shape 3): a dashed rule, ``ValueError        Traceback (most recent call
 last)`` without its colon, frames as ``File /p/x.py:553, in fn(*args)`` or
 ``Cell In[3], line 5`` and a numbered source listing with a ``---->`` arrow.
-``is_header``, ``parse_frame`` and ``_is_frame_detail`` read both shapes, so a
-notebook's chain is one event with its frames, as a terminal's is.
+Rich (``rich.traceback``, used by accelerate, typer and many training CLIs)
+draws a box: ``╭── Traceback (most recent call last) ──╮``, frames as
+``│ /p/x.py:934 in fn │``, a listing with a ``❱`` arrow, ``╰──╯``, then the
+exception line. ``is_header``, ``parse_frame`` and ``_is_frame_detail`` read
+all three shapes, so a notebook's or a rich chain is one event with its
+frames, as a terminal's is.
 """
 
 from __future__ import annotations
@@ -49,6 +53,9 @@ STANDALONE_SUFFIXES = (
     "Invalid",  # pyarrow.lib.ArrowInvalid, the error of datasets.map
 )
 IPYTHON_HEADER_TAIL = "Traceback (most recent call last)"
+RICH_SIDE = "│"
+RICH_BOX_TOP = "╭─"
+RICH_BOX_SIDES = "│╰"
 _LOG_LEVELS = ("INFO", "WARNING", "WARN", "ERROR", "DEBUG", "CRITICAL", "FATAL", "NOTICE")
 # A message never continues into a line that starts another event.
 _RECORD_STARTS = (
@@ -89,6 +96,8 @@ def is_header(text: str) -> bool:
     stripped = text.strip()
     if stripped.startswith(HEADER) or stripped.lstrip("+ ").startswith(GROUP_HEADER):
         return True
+    if stripped[:1] in RICH_BOX_TOP and IPYTHON_HEADER_TAIL in stripped:
+        return True
     return _ipython_header(stripped)
 
 
@@ -110,7 +119,7 @@ def parse_frame(line: str) -> tuple[int, Frame] | None:
     """
     body = line.lstrip()
     if not body.startswith('File "'):
-        frame = _ipython_frame(body)
+        frame = _rich_frame(body) if body.startswith(RICH_SIDE) else _ipython_frame(body)
         return None if frame is None else (len(line) - len(body), frame)
     close = body.find('", line ', 6)
     if close < 0:
@@ -121,6 +130,29 @@ def parse_frame(line: str) -> tuple[int, Frame] | None:
         return None
     function = rest[4:].strip() if rest else ""  # SyntaxError frames name no function
     return len(line) - len(body), Frame(path, int(number), function)
+
+
+def _rich_frame(body: str) -> Frame | None:
+    """Rich's frame line: ``│ /p/x.py:934 in fn │`` (a long path may push ``fn`` below)."""
+    inner = body.strip(RICH_SIDE + " ")
+    if RICH_SIDE in inner:  # a listing line: "│   934 │   │   assert ..."
+        return None
+    where, sep, function = inner.rpartition(" in")
+    if not sep:  # "in fn" wrapped onto the next line of the box
+        where, function = inner, ""
+    path, colon, number = where.rpartition(":")
+    if not colon or not number.isdigit() or " " in path or not _a_path(path):
+        return None
+    name = function.strip()
+    return (
+        Frame(path, int(number), name)
+        if not name or name.isidentifier() or name[:1] == "<"
+        else None
+    )
+
+
+def _a_path(text: str) -> bool:
+    return "/" in text or "\\" in text
 
 
 def _ipython_frame(body: str) -> Frame | None:
@@ -272,6 +304,8 @@ def _is_frame_detail(line: str, frame_indent: int | None) -> bool:
         return False
     stripped = line.strip()
     if stripped.startswith("[Previous line repeated") or _ipython_arrow(stripped):
+        return True
+    if stripped[:1] in RICH_BOX_SIDES:  # rich's listing, its wrapped names, its bottom edge
         return True
     return bool(stripped) and len(line) - len(line.lstrip()) > frame_indent
 

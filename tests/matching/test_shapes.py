@@ -346,3 +346,38 @@ def test_pyarrow_s_invalid_is_an_exception_line_of_its_own(
     result = match_text(paste, repository_kb.index)
     assert result.events[0].exception == "pyarrow.lib.ArrowInvalid"
     assert top(paste, repository_kb) == "datasets-arrow-invalid"
+
+
+RICH = "\n".join(
+    [
+        "╭───────────────────── Traceback (most recent call last) ──────────────────────╮",
+        "│ /home/u/train.py:353 in <module>                                             │",
+        "│                                                                              │",
+        "│ ❱ 353 │   main()                                                             │",
+        "│                                                                              │",
+        "│ /opt/conda/lib/python3.10/site-packages/torch/nn/parallel/distributed.py:1643 │",
+        "│ in forward                                                                   │",
+        "│ ❱ 1643 │   │   inputs, kwargs = self._pre_forward(*inputs, **kwargs)         │",
+        "╰──────────────────────────────────────────────────────────────────────────────╯",
+        "RuntimeError: Expected to have finished reduction in the prior iteration before",
+        "starting a new one. This error indicates that your module has parameters that",
+        "were not used in producing loss.",
+    ]
+)
+
+
+def test_a_rich_traceback_is_one_event_and_its_wrapped_message_matches(
+    repository_kb: LiveKb,
+) -> None:
+    """rich draws a box around the frames and wraps the message at the terminal's width."""
+    events = extract_events(RICH.split("\n"))
+    assert len(events) == 1
+    assert events[0].exception == "RuntimeError"
+    assert [(f.path, f.lineno) for f in events[0].frames] == [
+        ("/home/u/train.py", 353),
+        ("/opt/conda/lib/python3.10/site-packages/torch/nn/parallel/distributed.py", 1643),
+    ]
+    result = match_text(RICH, repository_kb.index)
+    assert result.top is not None
+    assert result.top.article_id == "ddp-unused-params"
+    assert any(e.kind == "error" for e in result.top.evidence)  # the unwrapped message hit
