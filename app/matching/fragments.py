@@ -255,12 +255,21 @@ def folded_scores(found: Found, index: SignatureIndex) -> list[Scored]:
         by_article.setdefault(signature.article_id, []).append(evidence)
     scored: list[Scored] = []
     for article_id, errors in sorted(by_article.items()):
+        if _folded_veto(event, index, article_id):
+            continue
         context = _folded_context(event, index, article_id)
         weight = ERROR_WEIGHT + CONTEXT_WEIGHT * min(1.0, len(context) / CONTEXT_FOR_FULL_BONUS)
         contextless = bool(index.articles[article_id].context_sids) and not context
         item = Scored(article_id, weight, (*errors, *context), spans[article_id], contextless)
         scored.append(capped(item, found))
     return general_first(scored, event, index) if len(scored) > 1 else scored
+
+
+def _folded_veto(event: Event, index: SignatureIndex, article_id: str) -> bool:
+    """An exclude pattern of ``article_id`` found without case vetoes it, as in ``rank``."""
+    near = f"{event.context}\n{event.text}\n{event.error_text}"
+    excludes = index.articles[article_id].exclude_sids
+    return any(_folded(index.signatures[sid].pattern).search(near) for sid in excludes)
 
 
 def _folded_context(event: Event, index: SignatureIndex, article_id: str) -> list[Evidence]:
