@@ -69,6 +69,24 @@ def test_a_lower_cased_message_is_matched_at_low_confidence(repository_kb: LiveK
     assert notes(top) == ["the message matched only when its case is ignored"]
 
 
+@pytest.mark.parametrize(
+    ("name", "article"),
+    [
+        ("evaluation_strategy", "trainingargs-evaluation-strategy"),
+        ("lora_rank", "hfargparser-unused-arguments"),
+    ],
+)
+def test_an_exclude_pattern_vetoes_a_lower_cased_match_too(
+    name: str, article: str, repository_kb: LiveKb
+) -> None:
+    """The general article steps aside for the rename it excludes, with case ignored as well."""
+    message = "Some specified arguments are not used by the HfArgumentParser"
+    line = f"ValueError: {message}: ['--{name}', '8']"
+    top = only(line.lower(), repository_kb)
+    assert top.article_id == article
+    assert top.score <= FOLDED_CAP
+
+
 def test_a_misspelt_word_is_read_as_the_kb_spells_it(repository_kb: LiveKb) -> None:
     top = only("RuntimeError: chunk expects at least a 1-dimensional tennsor", repository_kb)
     assert top.article_id == "ddp-scalar-chunk"
