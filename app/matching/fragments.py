@@ -238,7 +238,9 @@ def folded_scores(found: Found, index: SignatureIndex) -> list[Scored]:
 
     Context patterns are read without case too, and articles sharing the
     message go through ``general_first`` like any others: a specialised
-    article earns the top with its context, lower-cased or not.
+    article earns the top with its context, lower-cased or not. Exclude
+    patterns veto and ``context_required`` holds here as in ``rank.py``: a
+    reading without case must not find what the precise one refused.
     """
     event = found.event
     line = event.error_line_start
@@ -256,8 +258,11 @@ def folded_scores(found: Found, index: SignatureIndex) -> list[Scored]:
     scored: list[Scored] = []
     for article_id, errors in sorted(by_article.items()):
         context = _folded_context(event, index, article_id)
+        entry = index.articles[article_id]
+        if (entry.context_required and not context) or _folded_vetoed(event, index, article_id):
+            continue
         weight = ERROR_WEIGHT + CONTEXT_WEIGHT * min(1.0, len(context) / CONTEXT_FOR_FULL_BONUS)
-        contextless = bool(index.articles[article_id].context_sids) and not context
+        contextless = bool(entry.context_sids) and not context
         item = Scored(article_id, weight, (*errors, *context), spans[article_id], contextless)
         scored.append(capped(item, found))
     return general_first(scored, event, index) if len(scored) > 1 else scored
@@ -273,6 +278,13 @@ def _folded_context(event: Event, index: SignatureIndex, article_id: str) -> lis
             line = event.error_line_start
             found.append(Evidence("context", pattern, line, line, "near the error, ignoring case"))
     return found
+
+
+def _folded_vetoed(event: Event, index: SignatureIndex, article_id: str) -> bool:
+    """Whether an exclude pattern of ``article_id`` is found, without case, near the event."""
+    near = f"{event.context}\n{event.text}\n{event.error_text}"
+    sids = index.articles[article_id].exclude_sids
+    return any(_folded(index.signatures[sid].pattern).search(near) for sid in sids)
 
 
 @cache

@@ -181,3 +181,12 @@ def test_the_compiler_wrapper_yields_to_the_error_it_wraps(repository_kb: LiveKb
     result = match_text(log, repository_kb.index)
     assert result.events[0].exception == "RuntimeError"
     assert result.events[1].consequence
+
+
+def test_a_lower_cased_line_does_not_bypass_context_required(repository_kb: LiveKb) -> None:
+    """unknown-model-type needs its context for a bare ``KeyError: '<name>'``, folded or not."""
+    exact = b"KeyError: 'llava_qwen'\n"
+    folded = b"keyerror: 'llava_qwen' when i start the training script\n"
+    for paste in (exact, folded):
+        ids = [m.article_id for m in match_text(paste, repository_kb.index).matches]
+        assert "unknown-model-type" not in ids
