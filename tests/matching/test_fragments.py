@@ -271,3 +271,30 @@ def test_a_wrapper_whose_wrapped_traceback_was_cut_is_a_medium_answer(
     assert fragment.article_id == "mp-spawn-errors"
     assert fragment.confidence == "medium"
     assert any("only its wrapper is" in hint for hint in notes(fragment))
+
+
+def test_a_lower_cased_line_does_not_bypass_context_required(repository_kb: LiveKb) -> None:
+    """unknown-model-type needs its context for a bare ``KeyError: '<name>'``, folded or not."""
+    exact = b"KeyError: 'llava_qwen'\n"
+    folded = b"keyerror: 'llava_qwen' when i start the training script\n"
+    for paste in (exact, folded):
+        ids = [m.article_id for m in match_text(paste, repository_kb.index).matches]
+        assert "unknown-model-type" not in ids
+
+
+def test_a_lower_cased_reading_still_honours_exclude_signatures(repository_kb: LiveKb) -> None:
+    """A -9 after a Slurm time limit is the scheduler's kill, not the OOM killer: vetoed."""
+    log = (
+        b"slurmstepd: error: *** JOB 771204 ON gpu-a17 CANCELLED AT 2026-11-20T23:59:58 "
+        b"DUE TO TIME LIMIT ***\n"
+        b"W1120 23:59:58.611000 51022 torch/distributed/elastic/multiprocessing/api.py:1028] "
+        b"Sending process 51091 closing signal SIGTERM\n"
+        b"E1121 00:00:28.702000 51022 torch/distributed/elastic/multiprocessing/api.py:1002] "
+        b"failed (exitcode: -9) local_rank: 1 (pid: 51091) of binary: /opt/venv/bin/python3\n"
+    )
+    ids = [m.article_id for m in match_text(log, repository_kb.index).matches]
+    assert "host-oom-killed-rank" not in ids
+    without_slurm = log.split(b"\n", 1)[1]
+    top = match_text(without_slurm, repository_kb.index).top
+    assert top is not None
+    assert top.article_id == "host-oom-killed-rank"

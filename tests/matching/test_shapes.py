@@ -381,3 +381,20 @@ def test_a_rich_traceback_is_one_event_and_its_wrapped_message_matches(
     assert result.top is not None
     assert result.top.article_id == "ddp-unused-params"
     assert any(e.kind == "error" for e in result.top.evidence)  # the unwrapped message hit
+
+
+def test_a_specialised_article_with_its_context_goes_above_the_general_one(
+    repository_kb: LiveKb,
+) -> None:
+    """A watchdog timeout is nccl-timeout's; beside RTX 4090s, rtx40-p2p-hang's (issue 18 rule)."""
+    watchdog = (
+        "[rank1]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 1] Watchdog caught collective operation "
+        "timeout: WorkNCCL(SeqNum=2, OpType=BROADCAST, NumelIn=2, NumelOut=2, "
+        "Timeout(ms)=600000) ran for 600124 milliseconds before timing out."
+    )
+    assert top(watchdog, repository_kb) == "nccl-timeout"
+    names = "GPU 0: NVIDIA GeForce RTX 4090\nGPU 1: NVIDIA GeForce RTX 4090\n"
+    result = match_text(names + watchdog, repository_kb.index)
+    ids = [m.article_id for m in result.matches]
+    assert ids[:2] == ["rtx40-p2p-hang", "nccl-timeout"]
+    assert result.matches[0].score > result.matches[1].score
