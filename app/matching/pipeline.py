@@ -84,12 +84,14 @@ def match_text(
         scored = fragment_scores(scored, events)
     scored = cut_wrapper_scores(scored, events)
     matches = _rank(scored, index, options)
-    if not any(map(_on_a_pattern, matches)):  # look again for what a paste may have left out
+    if not any(_on_a_cause(m, events) for m in matches):  # look again at what a paste left out
         reading = Reading(lines, numbers, events, hits, index)
         again, more, rescored = _fallback(reading, events, redactions, versions)
         found = _rank(rescored, index, options)
-        if found:  # else the events stay as pasted: a respelt reading that found nothing
-            matches, events, redactions = found, again, more
+        known = {m.article_id for m in matches}
+        new = [m for m in found if m.article_id not in known]
+        if new:  # else the events stay as pasted: a respelt reading that found nothing new
+            matches, events, redactions = [*new, *matches][: options.top_k], again, more
     stats = InputStats(bytes=len(data), lines=total_lines, redactions=redactions)
     windows = _windows(matches, events, pasted, pasted_numbers, notes) if options.windows else {}
     return MatchResult(tuple(matches), tuple(events), stats, versions, tuple(notes), windows)
@@ -188,14 +190,18 @@ def _fallback(
     return events, redactions + more, scored
 
 
-def _on_a_pattern(match: Match) -> bool:
-    """Whether an error pattern hit: similarity alone yields to a fallback that finds one.
+def _on_a_cause(match: Match, events: Sequence[Event]) -> bool:
+    """Whether an error pattern hit a failure that is no consequence of another.
 
-    A misspelt word can make a message most similar to another article's
-    (``unhaandled system error`` to ``unhandled cuda error``); the word read as
-    the KB spells it is precise evidence, the similarity is not.
+    Similarity alone yields to a fallback that finds a pattern: a misspelt word
+    can make a message most similar to another article's (``unhaandled system
+    error`` to ``unhandled cuda error``); the word read as the KB spells it is
+    precise evidence, the similarity is not. A wrapper or a victim (torchrun's
+    ``failed (exitcode: 1)``, a watchdog timeout) yields too: a line the
+    fallbacks find is the likelier cause, and the wrapper stays a candidate.
     """
-    return any(e.kind == "error" for e in match.evidence)
+    on_a_pattern = any(e.kind == "error" for e in match.evidence)
+    return on_a_pattern and not events[match.event_index].consequence
 
 
 def _event_blob(events: Sequence[Event]) -> str:

@@ -298,3 +298,25 @@ def test_a_lower_cased_reading_still_honours_exclude_signatures(repository_kb: L
     top = match_text(without_slurm, repository_kb.index).top
     assert top is not None
     assert top.article_id == "host-oom-killed-rank"
+
+
+WRAPPED_ONLY = "\n".join(
+    [
+        "my rank 1 printed: index out of range in self",
+        "[2026-11-25 10:00:05,117] torch.distributed.elastic.multiprocessing.api: [ERROR] failed "
+        "(exitcode: 1) local_rank: 1 (pid: 4242) of binary: /usr/bin/python3",
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:",
+        "Root Cause (first observed failure):",
+        "[0]:",
+        "  rank      : 1 (local_rank: 1)",
+        "  exitcode  : 1 (pid: 4242)",
+        "  error_file: <N/A>",
+        "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html",
+    ]
+)
+
+
+def test_a_wrapper_yields_to_the_cause_a_fallback_finds(repository_kb: LiveKb) -> None:
+    """The launcher's wrapper is a consequence: the pasted cause line comes first."""
+    found = ids(WRAPPED_ONLY, repository_kb)
+    assert found[:2] == ["embedding-index-out-of-range-cpu", "childfailed"]
