@@ -42,6 +42,10 @@ NEWER_ARTICLES = {
     "93bd2fd52185d9a8": ("hf-cannot-import-name", "a name the installed transformers lacks"),
     "cf61817e4d0dbea7": ("disk-full-enospc", "[Errno 28] in a plain file write: the disk is full"),
     "f09aca49407aebbe": ("disk-full-enospc", "[Errno 28], /tmp full on a compute node"),
+    "34d2ca122d2a6859": (
+        "nccl-remote-error",
+        "NCCL's IB transport: completion error 12, retries exhausted to the peer",
+    ),
 }
 """Fragments labelled null only because the KB had no article for their failure then.
 
