@@ -119,8 +119,14 @@ def build_reply(
     result_link: str | None,
     hints: tuple[str, ...] = (),
 ) -> Reply:
-    """The one answer object (see the module docstring); matches sorted by score."""
-    ordered = sorted(result.matches, key=lambda m: -m.score)
+    """The one answer object (see the module docstring).
+
+    The matcher's first match stays first: it is the root cause's article, and
+    a wrapper or a victim may score higher (torchrun's ChildFailedError around
+    an OOM-killed rank). The candidates after it are sorted by score.
+    """
+    first, rest = result.matches[:1], result.matches[1:]
+    ordered = [*first, *sorted(rest, key=lambda m: -m.score)]
     matches = tuple(_match(m, live, lang, base_url) for m in ordered)
     evidence = None
     if matches and matches[0].infrastructure:

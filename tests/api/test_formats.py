@@ -144,3 +144,17 @@ def test_the_docs_show_an_example_of_every_format_and_no_internal_notes(client: 
     text = re.sub(r"```.*?```", "", json.dumps(spec), flags=re.S)  # code fences are fine
     assert "``" not in text  # reStructuredText marks belong in docstrings, not in /docs
     assert not re.search(r"\(issue \d+|issue \d+\)", text)
+
+
+def test_the_root_cause_stays_first_though_its_wrapper_scores_higher(
+    repository_kb: LiveKb,
+) -> None:
+    """torchrun's ChildFailedError around an OOM-killed rank: the killed rank's article leads."""
+    log = (
+        ROOT / "kb/examples/host-oom-killed-rank/repro-torchrun-2ranks-torch213.log"
+    ).read_bytes()
+    result = match_text(log, repository_kb.index)
+    assert [m.article_id for m in result.matches[:2]] == ["host-oom-killed-rank", "childfailed"]
+    assert result.matches[1].score > result.matches[0].score  # the wrapper scores higher
+    reply = build_reply(result, repository_kb, lang="en", base_url="http://errkb", result_link=LINK)
+    assert [m.article_id for m in reply.matches[:2]] == ["host-oom-killed-rank", "childfailed"]
