@@ -246,6 +246,7 @@ class Row:
     negatives: int = 0
     false: int = 0
     misses: list[str] = field(default_factory=list)
+    generic: int = 0  # fragment pastes made only of lines that accompany any CUDA error
 
 
 def _top(result: MatchResult) -> str | None:
@@ -317,11 +318,24 @@ def _count(
     row.top1 += top == case.expected
     row.kept += base_right and top == case.expected
     row.abstained += top is None
+    row.generic += shape.group == "fragment" and top is None and _generic(got)
     # a line without its log may rightly name the general article (ambiguity.py): only an
     # answer that is neither the label nor what the unwrapped form said is wrong
     row.wrong += top is not None and top not in (case.expected, base)
     if top != case.expected and (base_right or shape.group == "fragment"):
         row.misses.append(f"{case.name}: expected {case.expected}, got {top}")
+
+
+GENERIC = re.compile(
+    r"CUDA kernel errors might be asynchronously reported|CUDA_LAUNCH_BLOCKING=1"
+    r"|TORCH_USE_CUDA_DSA|Search for `cuda\w+' in https://docs\.nvidia\.com"
+)
+"""Lines CUDA prints after every kernel error: no article can be told from them alone."""
+
+
+def _generic(got: MatchResult) -> bool:
+    texts = [e.error_text for e in got.events] or [""]
+    return all(GENERIC.search(t) for t in texts) and bool(got.events)
 
 
 def _pct(part: int, whole: int) -> str:
@@ -365,6 +379,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"## Paste shapes, {datetime.date.today().isoformat()}\n")
     print(f"{len(cases)} labelled logs ({sum(c.expected is not None for c in cases)} must-match)\n")
     print(report(rows))
+    for name, row in rows.items():
+        if row.generic:
+            print(f"\n{name}: {row.generic} of the abstentions are CUDA's generic hint lines alone")
     if args.misses:
         for name, row in rows.items():
             for miss in row.misses:
