@@ -320,6 +320,8 @@ def _exception_here(line: str, frame_indent: int | None) -> tuple[str, str] | No
     indent = len(line) - len(line.lstrip())
     if frame_indent is not None and indent > frame_indent:
         return None
+    if "%|" in line:  # another rank's progress bar ("Map: 100%|██| 2/2") between frame lines
+        return None
     return exception_head(line.strip(), standalone=False)
 
 

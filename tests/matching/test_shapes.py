@@ -398,3 +398,17 @@ def test_a_specialised_article_with_its_context_goes_above_the_general_one(
     ids = [m.article_id for m in result.matches]
     assert ids[:2] == ["rtx40-p2p-hang", "nccl-timeout"]
     assert result.matches[0].score > result.matches[1].score
+
+
+def test_a_progress_bar_between_frame_lines_is_no_exception() -> None:
+    """Another rank's ``Map: 100%|...`` printed inside a traceback is not an exception "Map"."""
+    lines = [
+        "Traceback (most recent call last):",
+        '  File "/w/train.py", line 9, in <module>',
+        "Map: 100%|██████████| 2/2 [00:00<00:00, 87.56 examples/s]",
+        "    ds = ds.map(tokenize, remove_columns=['text'])",
+        "ValueError: Column to remove ['text'] not in the dataset.",
+    ]
+    events = extract_events(lines)
+    assert [e.exception for e in events] == ["ValueError"]
+    assert events[0].root_cause
