@@ -296,6 +296,8 @@ def measure(live: LiveKb, cases: Sequence[Case]) -> dict[str, Row]:
                 continue
             got = match_text(text, live.index)
             _count(rows[shape.name], shape, case, original, alone, got)
+            if shape.group == "fragment" and case.expected and got.top is None:
+                rows[shape.name].generic += _generic(text)
     return rows
 
 
@@ -318,7 +320,6 @@ def _count(
     row.top1 += top == case.expected
     row.kept += base_right and top == case.expected
     row.abstained += top is None
-    row.generic += shape.group == "fragment" and top is None and _generic(got)
     # a line without its log may rightly name the general article (ambiguity.py): only an
     # answer that is neither the label nor what the unwrapped form said is wrong
     row.wrong += top is not None and top not in (case.expected, base)
@@ -333,9 +334,10 @@ GENERIC = re.compile(
 """Lines CUDA prints after every kernel error: no article can be told from them alone."""
 
 
-def _generic(got: MatchResult) -> bool:
-    texts = [e.error_text for e in got.events] or [""]
-    return all(GENERIC.search(t) for t in texts) and bool(got.events)
+def _generic(text: str) -> bool:
+    """Whether every non-blank line of ``text`` is one of CUDA's generic hint lines."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    return bool(lines) and all(GENERIC.search(line) for line in lines)
 
 
 def _pct(part: int, whole: int) -> str:
