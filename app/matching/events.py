@@ -141,9 +141,11 @@ def _event(merged: Merged, number: Callable[[int], int], *, root: bool) -> Event
         error_line_end=number(where[draft.error_end]),
         error_text=_error_text(draft, stream),
         text=_join(stream.lines[draft.start : draft.end + 1]),
-        context=_join(stream.lines[max(0, draft.start - CONTEXT_LINES) : draft.start]),
+        context=_join(stream.lines[_context_start(stream.lines, draft.start) : draft.start]),
         text_lines=_numbers(where[draft.start : draft.end + 1], number),
-        context_lines=_numbers(where[max(0, draft.start - CONTEXT_LINES) : draft.start], number),
+        context_lines=_numbers(
+            where[_context_start(stream.lines, draft.start) : draft.start], number
+        ),
         ranks=tuple(sorted(merged.ranks)),
         position=merged.position,
         consequence=merged.consequence,
@@ -153,6 +155,19 @@ def _event(merged: Merged, number: Callable[[int], int], *, root: bool) -> Event
         notes=tuple(notes),
         quoted=draft.quoted,
     )
+
+
+def _context_start(lines: Sequence[str], start: int) -> int:
+    """Where an event's context begins: ``CONTEXT_LINES`` lines before it, blank ones not counted.
+
+    Notebooks and chat pastes space their output with blank lines; those carry
+    nothing, so they do not use up the context (at most twice as many lines).
+    """
+    counted, at = 0, start
+    while at > 0 and counted < CONTEXT_LINES and start - at < 2 * CONTEXT_LINES:
+        at -= 1
+        counted += bool(lines[at].strip())
+    return at
 
 
 def _error_text(draft: Draft, stream: Stream) -> str:

@@ -298,3 +298,15 @@ def test_never_raises_and_stays_in_range(text: str, first: int) -> None:
         assert event.line_start <= event.error_line_start <= event.error_line_end
         assert event.error_line_end <= event.line_end
     assert sum(e.root_cause for e in events) == min(1, len(events))
+
+
+def test_blank_lines_do_not_use_up_an_event_s_context() -> None:
+    """A notebook spaces its output with blank lines; 30 lines of context count only the others."""
+    from app.matching.events import CONTEXT_LINES
+
+    before = ["marker line: connection refused by the proxy"] + [
+        line for i in range(CONTEXT_LINES - 1) for line in (f"log line {i}", "")
+    ]
+    lines = [*before, "RuntimeError: something failed"]
+    (event,) = extract_events(lines)
+    assert "connection refused by the proxy" in event.context
