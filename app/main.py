@@ -53,6 +53,7 @@ def _services(settings: Settings, metrics: Metrics) -> Services:
         big_followers=settings.big_followers,
         follower_max_bytes=settings.big_follower_max_bytes,
         answer_seconds=settings.answer_seconds,
+        min_rate=settings.big_body_min_rate,
     )
     metrics.show_kb(kb.current.revision, len(kb.current.kb))
     return Services(

@@ -97,6 +97,16 @@ class Settings(BaseSettings):
             "(twenty 50 MB uploads, target D6)."
         ),
     )
+    big_body_min_rate: int = Field(
+        default=256 * 1024,
+        ge=0,
+        description=(
+            "Bytes per second a big body must arrive at to keep its big-match slot while "
+            "another request needs one (after a 1 s grace); a slower sender's slot goes to "
+            "that request and the sender gets 503 (issue 24, target I6). 0: slots are never "
+            "taken back (ERRKB_BODY_SECONDS still cuts a trickled body)."
+        ),
+    )
     rate_limit_per_minute: int = Field(
         default=120,
         ge=0,
