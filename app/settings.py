@@ -141,8 +141,9 @@ class Settings(BaseSettings):
     public_url: str = Field(
         default="",
         description=(
-            "Base URL of article links in answers (https://errkb.example.org); empty: the "
-            "URL the request came in on."
+            "Base URL of the links in answers (https://errkb.example.org); empty: relative "
+            "links (/r/..., /articles/...), or the URL the request came in on when "
+            "ERRKB_ALLOWED_HOSTS names every host without a wildcard. Never a forged Host."
         ),
     )
     cache_seconds: float = Field(
