@@ -63,7 +63,7 @@ from app.service.kb import LiveKb
 from app.service.metrics import Metrics
 from app.service.recorder import Recorder, sighting_of
 from app.service.reload import KbHolder
-from app.service.result_views import build_view
+from app.service.result_views import bounded, build_view
 
 INLINE_BYTES = 64 * 1024
 CACHE_ENTRIES = 256
@@ -353,7 +353,7 @@ class MatchRunner:
                 # The page's view goes in with the event: one write, off the request's path.
                 # (A retried idempotent request may find an earlier event, and the web page adds
                 # its own parts to the view: both attach theirs with result_views.store_view.)
-                view = build_view(result, lang=ask.options.lang, kb_revision=live.revision)
+                view = bounded(build_view(result, lang=ask.options.lang, kb_revision=live.revision))
                 key = secrets.token_urlsafe(12)
                 sighting = replace(sighting, view=view, view_key=key)
             event_id = await self.recorder.record(sighting)

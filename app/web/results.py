@@ -33,8 +33,7 @@ from app.service.result_views import build_view, store_view
 from app.service.runner import Answer, Ask
 from app.store.authoring import find_cluster
 from app.store.engine import reader
-from app.store.match_events import record_feedback
-from app.store.stats import get_match_event
+from app.store.match_events import record_feedback, stored_view
 from app.web.guard import cross_origin, token_matches
 from app.web.i18n import refusal
 from app.web.nearest import nearest
@@ -122,12 +121,10 @@ async def _store_and_redirect(
 
 def _stored_view(engine: Engine, event_id: int, key: str) -> dict[str, Any] | None:
     with Session(reader(engine)) as session:
-        row = get_match_event(session, match_event_id=event_id)
-    if row is None or row.view is None or row.view_key is None:
+        found = stored_view(session, match_event_id=event_id)
+    if found is None or not hmac.compare_digest(found[0].encode(), key.encode()):
         return None
-    if not hmac.compare_digest(row.view_key.encode(), key.encode()):
-        return None
-    return row.view
+    return found[1]
 
 
 async def permalink(request: Request, services: ServicesDep) -> Response:

@@ -196,7 +196,12 @@ def test_match_event_is_stored_redacted_and_bounded(client: TestClient) -> None:
     with engine.connect() as conn:
         row = (
             conn.execute(
-                sa.text("SELECT * FROM match_event WHERE id = :id"), {"id": body["match_event_id"]}
+                sa.text(
+                    "SELECT match_event.*, stored_text.body AS excerpt FROM match_event"
+                    " JOIN stored_text ON stored_text.id = match_event.excerpt_id"
+                    " WHERE match_event.id = :id"
+                ),
+                {"id": body["match_event_id"]},
             )
             .mappings()
             .one()
