@@ -30,6 +30,7 @@ from app.service.previews import stored_event_review
 from app.service.recorder import Recorder
 from app.service.reload import KbHolder, Reloader
 from app.service.runner import MatchRunner
+from app.service.storage_budget import StorageBudget
 from app.settings import Settings
 from app.store.engine import check_sqlite_placement, make_engine
 
@@ -54,6 +55,7 @@ def _services(settings: Settings, metrics: Metrics) -> Services:
         follower_max_bytes=settings.big_follower_max_bytes,
         answer_seconds=settings.answer_seconds,
         min_rate=settings.big_body_min_rate,
+        storage=StorageBudget(settings.stored_bytes_per_client_day),
     )
     metrics.show_kb(kb.current.revision, len(kb.current.kb))
     return Services(

@@ -177,6 +177,15 @@ class Settings(BaseSettings):
         default=True,
         description="Serve the API reference at /docs (local page, no CDN) and /openapi.json.",
     )
+    stored_bytes_per_client_day: int = Field(
+        default=32 * MIB,
+        ge=0,
+        description=(
+            "Redacted text (excerpts, result pages) stored per client IP a day; past it the "
+            "client's pastes are answered and counted but store no text and get no permalink "
+            "until the allowance refills (issue 24, target I7). 0: no limit."
+        ),
+    )
     retention_days: int = Field(
         default=180,
         ge=0,

@@ -64,6 +64,8 @@ from app.service.metrics import Metrics
 from app.service.recorder import Recorder, sighting_of
 from app.service.reload import KbHolder
 from app.service.result_views import bounded, build_view
+from app.service.storage_budget import StorageBudget
+from app.store.match_events import view_text
 
 INLINE_BYTES = 64 * 1024
 CACHE_ENTRIES = 256
@@ -89,6 +91,7 @@ class Ask:
     client_kind: str = "api"
     idempotency_key: str | None = None
     idempotency_body: str | None = None
+    client: str = ""  # the client's address: its daily allowance of stored text
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,7 @@ class Answer:
     source: Source = "computed"
     duration_ms: float = 0.0
     view_key: str | None = None  # the stored result page's key, when stored with the event
+    texts_stored: bool = True  # False: the client's allowance was spent, no text nor page stored
 
 
 class Admission:
@@ -206,6 +210,7 @@ class MatchRunner:
         follower_max_bytes: int = 8 * 1024 * 1024,
         answer_seconds: float = ANSWER_SECONDS,
         min_rate: int = MIN_RATE,
+        storage: StorageBudget | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.kb = kb
@@ -220,6 +225,7 @@ class MatchRunner:
         self.clock = clock
         self._free_slots = big_match_slots
         self.min_rate = min_rate
+        self.storage = storage or StorageBudget(0)
         self._reading: set[Admission] = set()  # slot holders whose body is still arriving
         self._threads = anyio.CapacityLimiter(max(2, big_match_slots))
         self._key = secrets.token_bytes(32)
@@ -349,16 +355,21 @@ class MatchRunner:
                 idempotency_key=ask.idempotency_key,
                 idempotency_body=ask.idempotency_body,
             )
+            view = None
             if ask.options.windows and ask.idempotency_key is None and ask.client_kind != "web":
                 # The page's view goes in with the event: one write, off the request's path.
                 # (A retried idempotent request may find an earlier event, and the web page adds
                 # its own parts to the view: both attach theirs with result_views.store_view.)
                 view = bounded(build_view(result, lang=ask.options.lang, kb_revision=live.revision))
-                key = secrets.token_urlsafe(12)
-                sighting = replace(sighting, view=view, view_key=key)
+            texts = [sighting.excerpt, "" if view is None else view_text(view)]
+            stored = self.storage.take_texts(ask.client, texts)
+            if not stored:  # answered and counted, but no text kept (storage_budget)
+                sighting = replace(sighting, excerpt="")
+            elif view is not None:
+                sighting = replace(sighting, view=view, view_key=secrets.token_urlsafe(12))
             event_id = await self.recorder.record(sighting)
             stored_key = sighting.view_key if event_id is not None else None
-            return Answer(result, live, event_id, "computed", elapsed, stored_key)
+            return Answer(result, live, event_id, "computed", elapsed, stored_key, stored)
         return Answer(result, live, event_id, "computed", elapsed)
 
     async def _run(

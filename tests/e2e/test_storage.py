@@ -101,3 +101,35 @@ def test_i7_identical_pastes_share_one_body_and_a_crafted_paste_is_bounded(
     assert "Error0Kind" in page.text
     stored = sum(len((x or "").encode()) + len((v or "").encode()) for *_, x, v in rows[SAME:])
     print(f"I7: a crafted paste stores {stored / 3 / 1024:.1f} KiB of text (excerpt + view)")
+
+
+def test_i7_a_client_past_its_daily_allowance_is_answered_but_stores_no_text(
+    tmp_path: Path,
+) -> None:
+    """Distinct crafted pastes at the rate limit still stored ~20 KiB each; past
+    ``ERRKB_STORED_BYTES_PER_CLIENT_DAY`` a client is answered and counted, without text."""
+    allowance = 100_000
+    db_url = f"sqlite:///{tmp_path / 'e2e.db'}"
+    server = start(
+        db_url, tmp_path, ERRKB_RATE_LIMIT_PER_MINUTE="0", ERRKB_CACHE_SECONDS="0",
+        ERRKB_STORED_BYTES_PER_CLIENT_DAY=str(allowance),
+    )  # fmt: skip
+    try:
+        with httpx.Client(base_url=server.url, timeout=60) as client:
+            answers = [
+                client.post("/api/v1/match", json={"text": crafted(n)}).json() for n in range(10)
+            ]
+            page = client.post("/match", data={"text": crafted(99)}, follow_redirects=False)
+    finally:
+        stop(server)
+    rows = _stored(db_url)
+    linked = [a["result_url"] is not None for a in answers]
+    stored = sum(len((x or "").encode()) + len((v or "").encode()) for *_, x, v in rows)
+    assert all(a["match_event_id"] is not None for a in answers)  # every paste is counted
+    assert len(rows) == 11
+    assert 3 <= linked.count(True) <= 5  # about 20 KiB each
+    assert linked == sorted(linked, reverse=True)  # the allowance ran out, then stayed out
+    assert stored <= allowance
+    assert [r[1] is None and r[2] is None for r in rows[:10]] == [not x for x in linked]
+    assert page.status_code == 200  # the web page is shown, without a permalink to go to
+    assert "Error0Kind" in page.text
