@@ -30,6 +30,7 @@ from app.service.previews import stored_event_review
 from app.service.recorder import Recorder
 from app.service.reload import KbHolder, Reloader
 from app.service.runner import MatchRunner
+from app.service.storage_budget import StorageBudget
 from app.settings import Settings
 from app.store.engine import check_sqlite_placement, make_engine
 
@@ -53,6 +54,8 @@ def _services(settings: Settings, metrics: Metrics) -> Services:
         big_followers=settings.big_followers,
         follower_max_bytes=settings.big_follower_max_bytes,
         answer_seconds=settings.answer_seconds,
+        min_rate=settings.big_body_min_rate,
+        storage=StorageBudget(settings.stored_bytes_per_client_day),
     )
     metrics.show_kb(kb.current.revision, len(kb.current.kb))
     return Services(
@@ -77,6 +80,7 @@ def _services(settings: Settings, metrics: Metrics) -> Services:
         rate_limiter=RateLimiter(settings.rate_limit_per_minute, settings.rate_limit_burst),
         trusted_proxies=parse_networks(settings.trusted_proxies),
         public_url=settings.public_url,
+        hosts_checked=hosts_checked(settings.allowed_hosts),
         stale_after_days=settings.stale_after_days,
         dryrun_days=settings.dryrun_days,
         dryrun_max_loss=settings.dryrun_max_loss,
@@ -84,10 +88,17 @@ def _services(settings: Settings, metrics: Metrics) -> Services:
 
 
 HOST_LINKS = (
-    "ERRKB_PUBLIC_URL is unset and ERRKB_ALLOWED_HOSTS is empty: links in answers follow "
-    "each request's Host header; set ERRKB_PUBLIC_URL to the service's public URL"
+    "ERRKB_PUBLIC_URL is unset: links in answers are relative (/r/..., /articles/...), since "
+    "a request's Host header may be forged; set ERRKB_PUBLIC_URL to the service's public URL "
+    "for absolute links"
 )
-"""Said at start-up (issue 24, item 8): a forged Host would otherwise steer answer links."""
+"""Said at start-up (issue 24, item 8) when answers carry relative links."""
+
+
+def hosts_checked(allowed_hosts: list[str]) -> bool:
+    """Whether every request's Host is one of the operator's own names (no wildcard), so the
+    URL a request came in on may be used for links."""
+    return bool(allowed_hosts) and not any("*" in host for host in allowed_hosts)
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -100,7 +111,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        if not settings.public_url and not settings.allowed_hosts:
+        if not settings.public_url and not hosts_checked(settings.allowed_hosts):
             log.warning(HOST_LINKS)
         services = _services(settings, metrics)
         app.state.services = services

@@ -97,6 +97,16 @@ class Settings(BaseSettings):
             "(twenty 50 MB uploads, target D6)."
         ),
     )
+    big_body_min_rate: int = Field(
+        default=256 * 1024,
+        ge=0,
+        description=(
+            "Bytes per second a big body must arrive at to keep its big-match slot while "
+            "another request needs one (after a 1 s grace); a slower sender's slot goes to "
+            "that request and the sender gets 503 (issue 24, target I6). 0: slots are never "
+            "taken back (ERRKB_BODY_SECONDS still cuts a trickled body)."
+        ),
+    )
     rate_limit_per_minute: int = Field(
         default=120,
         ge=0,
@@ -131,8 +141,9 @@ class Settings(BaseSettings):
     public_url: str = Field(
         default="",
         description=(
-            "Base URL of article links in answers (https://errkb.example.org); empty: the "
-            "URL the request came in on."
+            "Base URL of the links in answers (https://errkb.example.org); empty: relative "
+            "links (/r/..., /articles/...), or the URL the request came in on when "
+            "ERRKB_ALLOWED_HOSTS names every host without a wildcard. Never a forged Host."
         ),
     )
     cache_seconds: float = Field(
@@ -165,6 +176,15 @@ class Settings(BaseSettings):
     docs: bool = Field(
         default=True,
         description="Serve the API reference at /docs (local page, no CDN) and /openapi.json.",
+    )
+    stored_bytes_per_client_day: int = Field(
+        default=32 * MIB,
+        ge=0,
+        description=(
+            "Redacted text (excerpts, result pages) stored per client IP a day; past it the "
+            "client's pastes are answered and counted but store no text and get no permalink "
+            "until the allowance refills (issue 24, target I7). 0: no limit."
+        ),
     )
     retention_days: int = Field(
         default=180,

@@ -468,7 +468,12 @@ def soak(db_url: str, workdir: Path, plan: Plan, database: str) -> dict[str, Any
     """Start ``errkb serve`` on ``db_url``, run ``plan`` against it, stop it; the report."""
     for size, _ in plan.big_logs:
         gzip_log(size)  # before the clock starts: the first run writes the logs
-    env = {"ERRKB_RATE_LIMIT_PER_MINUTE": "0", "ERRKB_KB_PATH": str(KB)}
+    # one address stands for many clients: no rate limit, no daily allowance of stored text
+    env = {
+        "ERRKB_RATE_LIMIT_PER_MINUTE": "0",
+        "ERRKB_STORED_BYTES_PER_CLIENT_DAY": "0",
+        "ERRKB_KB_PATH": str(KB),
+    }
     server = start(db_url, workdir, **env)
     record = Record()
     probe = Probe(server, record, limit_s=plan.warmup_s + plan.soak_s + 4 * SETTLE_S + 300)

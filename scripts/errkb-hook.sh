@@ -23,10 +23,15 @@ if [ -z "$log" ] || [ ! -r "$log" ]; then
   exit 0
 fi
 
-if ! tail -c "$tail_bytes" "$log" | gzip -c | curl --silent --fail \
+base=${url%/}
+if answer=$(tail -c "$tail_bytes" "$log" | gzip -c | curl --silent --fail \
     --connect-timeout 3 --max-time 8 --retry 2 --retry-max-time 12 \
     -H "Content-Encoding: gzip" -H "Content-Type: text/plain" -H "User-Agent: errkb-hook/1" \
-    --data-binary @- "${url%/}/api/v1/match?$query"; then
+    --data-binary @- "$base/api/v1/match?$query"); then
+  # errkb without a public URL answers relative links ("see: /articles/x"): make them whole
+  printf '%s\n' "$answer" | sed -e "s|: /r/|: $base/r/|" -e "s|: /articles/|: $base/articles/|" \
+    -e "s|: /unmatched|: $base/unmatched|"
+else
   echo "errkb: no answer from $url; job unaffected" >&2
 fi
 exit 0

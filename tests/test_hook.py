@@ -156,6 +156,28 @@ def test_the_hook_prints_the_answer(server: Server, train_log: Path, how: str) -
     assert f"see: {server.url}/articles/sample-error" in result.stdout
 
 
+@pytest.fixture(scope="module")
+def relative_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """errkb without ERRKB_PUBLIC_URL: its answers carry relative links."""
+    root = tmp_path_factory.mktemp("relative")
+    running = start(f"sqlite:///{root / 'hook.db'}", root, ERRKB_PUBLIC_URL="")
+    yield running
+    stop(running)
+
+
+@pytest.mark.parametrize("how", ["report", "script"])
+def test_i8_the_hook_makes_relative_links_whole_with_its_url(
+    relative_server: Server, train_log: Path, how: str
+) -> None:
+    """Links are relative when errkb has no public URL (a forged Host never steers them); both
+    hooks print them whole, with the URL they sent the log to."""
+    result, _ = run(*hook_argv(how, train_log, relative_server.url + "/"))
+    url = relative_server.url
+    assert result.returncode == 0, result.stderr
+    assert f"see: {url}/articles/sample-error\n" in result.stdout, result.stdout
+    assert f"result: {url}/r/" in result.stdout, result.stdout
+
+
 @pytest.mark.parametrize("how", ["report", "script"])
 def test_the_hook_never_fails_the_job_when_errkb_is_down(train_log: Path, how: str) -> None:
     url = f"http://127.0.0.1:{free_port()}"

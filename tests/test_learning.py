@@ -13,10 +13,10 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, func, select
 
 from app.service.metrics import make_metrics
-from app.service.recorder import Recorder, Sighting, store_sightings
+from app.service.recorder import Recorder, Sighting, purge_stored, store_sightings
 from app.store.engine import reader
 from app.store.match_events import list_unmatched, record_feedback
-from app.store.tables import Feedback, MatchEvent
+from app.store.tables import Feedback, MatchEvent, StoredText
 
 SIGHTING = Sighting(
     fingerprint="d" * 64,
@@ -114,3 +114,22 @@ def test_f11_retention_purges_old_events_with_their_feedback_and_old_clusters(
         assert session.exec(select(MatchEvent.id)).all() == [kept]
         assert [f.match_event_id for f in session.exec(select(Feedback)).all()] == [kept]
         assert [c.fingerprint for c in list_unmatched(session)] == ["e" * 64]
+
+
+def test_i7_identical_texts_are_stored_once_and_go_with_their_last_event(engine: Engine) -> None:
+    """Issue 24, item 6: three events with one excerpt hold one stored text counted three times;
+    the purge takes a text only once no event holds it."""
+    now = datetime(2026, 11, 24, 12, tzinfo=UTC)
+    old, recent = now - timedelta(days=200), now - timedelta(days=10)
+    other = replace(SIGHTING, excerpt="ValueError: only in an old event")
+    store_sightings(engine, [(SIGHTING, old), (SIGHTING, old), (SIGHTING, recent), (other, old)])
+    with Session(engine) as session:
+        texts = {t.body: t.uses for t in session.exec(select(StoredText)).all()}
+        held = {e.excerpt_id for e in session.exec(select(MatchEvent)).all()}
+    assert texts == {SIGHTING.excerpt: 3, other.excerpt: 1}
+    assert len(held) == 2
+    purged = purge_stored(engine, before=now - timedelta(days=180))
+    with Session(engine) as session:
+        left = [t.body for t in session.exec(select(StoredText)).all()]
+    assert (purged.events, purged.texts) == (3, 1)
+    assert left == [SIGHTING.excerpt]

@@ -28,8 +28,15 @@ RunnerDep = Annotated[MatchRunner, Depends(get_runner)]
 
 
 async def base_url(request: Request, services: ServicesDep) -> str:
-    """Where article links point: ERRKB_PUBLIC_URL, or the URL this request came in on."""
-    return services.public_url or str(request.base_url)
+    """Where answer links point (issue 24, item 8): never where a forged Host says.
+
+    ERRKB_PUBLIC_URL when set; the URL the request came in on only when its
+    Host was checked against ERRKB_ALLOWED_HOSTS names without a wildcard;
+    otherwise "": links are relative (``/r/1/key``, ``/articles/id``).
+    """
+    if services.public_url:
+        return services.public_url
+    return str(request.base_url) if services.hosts_checked else ""
 
 
 BaseUrlDep = Annotated[str, Depends(base_url)]

@@ -27,6 +27,7 @@ from starlette.datastructures import UploadFile
 from app.api.schemas import ENV_KEYS, MatchRequest
 from app.http.bodies import BodyLimits, Grow, read_body, read_form, upload_bytes
 from app.http.clients import client_kind, negotiate_lang
+from app.http.deps import client_address
 from app.http.errors import HttpError
 from app.http.state import Services
 from app.matching.decode import is_blank
@@ -86,7 +87,7 @@ async def read_ask(
     hints: tuple[str, ...] = ()
     if media_type(request) == _FORM and looks_flattened(data):
         data, hints = unflatten(data), (CURL_D_HINT,)
-    return Asked(Ask(data, options, kind, key, digest), hints)
+    return Asked(Ask(data, options, kind, key, digest, client_address(request)), hints)
 
 
 def media_type(request: Request) -> str:

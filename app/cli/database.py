@@ -46,7 +46,10 @@ def db_purge(
         purged = purge_stored(engine, before=utcnow() - timedelta(days=keep))
     finally:
         engine.dispose()
-    typer.echo(f"purged {purged.events} match event(s) and {purged.clusters} cluster(s)")
+    typer.echo(
+        f"purged {purged.events} match event(s), {purged.clusters} cluster(s) "
+        f"and {purged.texts} stored text(s)"
+    )
 
 
 @db_cli.command("upgrade")

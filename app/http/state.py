@@ -36,6 +36,7 @@ class Services:
     rate_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(0, 1))
     trusted_proxies: tuple[Network, ...] = ()
     public_url: str = ""
+    hosts_checked: bool = False  # every request's Host is one of ERRKB_ALLOWED_HOSTS, no wildcard
     stale_after_days: int = 90
     dryrun_days: int = 30
     dryrun_max_loss: float = 0.2

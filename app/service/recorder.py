@@ -227,8 +227,11 @@ class Recorder:
         except Exception as exc:  # a failed purge is retried at the next chance
             log.warning("retention purge failed: %s", type(exc.__cause__ or exc).__name__)
             return
-        if purged.events or purged.clusters:
-            log.info("retention: %d event(s), %d cluster(s) purged", *vars(purged).values())
+        if purged.events or purged.clusters or purged.texts:
+            log.info(
+                "retention: %d event(s), %d cluster(s), %d stored text(s) purged",
+                purged.events, purged.clusters, purged.texts,
+            )  # fmt: skip
 
     def _one_by_one(self, batch: list[tuple[Sighting, datetime, Future[int]]]) -> None:
         for sighting, seen_at, job in batch:

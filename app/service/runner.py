@@ -12,6 +12,15 @@ Why each part (issue 4, targets D5, D6, goals P8, P9):
   request in flight or in the cache; one that would have to compute needs a
   slot like any other, and is refused when none is free. Which bodies are
   identical is only known once they are read, hence the size cap.
+- *Slow senders* (issue 24, item 2; target I6): a slot taken while the body
+  is still arriving is firm only while the body comes at ``min_rate`` bytes a
+  second or faster (measured from the moment the slot was taken, after a
+  ``SLOW_GRACE_S`` grace). A request that needs a slot when none is free takes
+  the one of the slowest such sender; the sender gets ``Busy`` with its next
+  bytes. A trickled body thus holds a slot only while nobody else needs it,
+  and the memory bound (slots taken by declared length, before the body is
+  read) stays. Once the body has arrived (``arrive``) the slot is firm: the
+  matching is errkb's own work, not the client's.
 - *Off the loop*: texts of 64 KiB and more are matched in worker threads,
   bounded by a capacity limiter; a 10 KB traceback (about 1 ms) is matched
   inline, which is faster than any thread hop.
@@ -54,11 +63,15 @@ from app.service.kb import LiveKb
 from app.service.metrics import Metrics
 from app.service.recorder import Recorder, sighting_of
 from app.service.reload import KbHolder
-from app.service.result_views import build_view
+from app.service.result_views import bounded, build_view
+from app.service.storage_budget import StorageBudget
+from app.store.match_events import view_text
 
 INLINE_BYTES = 64 * 1024
 CACHE_ENTRIES = 256
 RETRY_AFTER_S = 3
+SLOW_GRACE_S = 1.0
+MIN_RATE = 256 * 1024
 ANSWER_SECONDS = 25.0
 Source = Literal["computed", "cached", "shared"]
 P = ParamSpec("P")
@@ -78,6 +91,7 @@ class Ask:
     client_kind: str = "api"
     idempotency_key: str | None = None
     idempotency_body: str | None = None
+    client: str = ""  # the client's address: its daily allowance of stored text
 
 
 @dataclass(frozen=True)
@@ -90,55 +104,82 @@ class Answer:
     source: Source = "computed"
     duration_ms: float = 0.0
     view_key: str | None = None  # the stored result page's key, when stored with the event
+    texts_stored: bool = True  # False: the client's allowance was spent, no text nor page stored
 
 
 class Admission:
     """One request's claim on the big-match slots; ``grow`` is fed the body's size.
 
     ``big``: it holds a slot. ``following``: it is big and read without one,
-    so it may share an answer but not compute one (see the module docstring).
+    so it may share an answer but not compute one. ``revoked``: its slot went
+    to another request because its body came too slowly (see the module
+    docstring); it is refused with its next bytes.
     """
 
     def __init__(self, runner: MatchRunner) -> None:
         self._runner = runner
         self.big = False
         self.following = False
+        self.arrived = False
+        self.revoked = False
+        self.taken_at = 0.0
+        self.seen = 0  # bytes reported since the slot was taken (the declared length excluded)
 
     def grow(self, size: int) -> None:
         runner = self._runner
-        if self.big or size < runner.big_body_bytes:
+        if self.revoked:
+            raise runner._busy("slow")
+        if self.big:
+            self.seen = size
+            return
+        if size < runner.big_body_bytes:
             return
         if self.following:
             if size > runner.follower_max_bytes:
                 self.release()
                 raise runner._busy()
             return
-        if runner._free_slots > 0:
-            runner._free_slots -= 1
-            self.big = True
-        elif size <= runner.follower_max_bytes and runner._followers < runner.big_followers:
+        if runner._take_slot(self):
+            return
+        if size <= runner.follower_max_bytes and runner._followers < runner.big_followers:
             runner._followers += 1
             self.following = True
         else:
             raise runner._busy()
 
-    def lead(self) -> None:
-        """A follower with no answer to share: it computes only if a slot is free now."""
+    def arrive(self, size: int) -> None:
+        """The whole body is here: claim what its size needs; a held slot is firm from now."""
+        self.grow(size)
+        self.arrived = True
+        self._runner._reading.discard(self)
+
+    def too_slow(self, now: float) -> bool:
+        """Still reading past the grace, slower than the runner's ``min_rate``."""
+        elapsed = now - self.taken_at
         runner = self._runner
-        if runner._free_slots <= 0:
-            raise runner._busy()
+        return (
+            not self.arrived
+            and runner.min_rate > 0
+            and elapsed > SLOW_GRACE_S
+            and self.seen < runner.min_rate * elapsed
+        )
+
+    def lead(self) -> None:
+        """A follower with no answer to share: it computes only if it gets a slot now."""
+        runner = self._runner
         self.release()
-        runner._free_slots -= 1
-        self.big = True
+        if not runner._take_slot(self):
+            raise runner._busy()
 
     def hand_over(self) -> Admission:
         """This claim on a new ticket, for a computation that may outlive the request."""
         ticket = Admission(self._runner)
-        ticket.big, ticket.following = self.big, self.following
+        ticket.big, ticket.following, ticket.arrived = self.big, self.following, True
         self.big = self.following = False
         return ticket
 
     def release(self) -> None:
+        self._runner._reading.discard(self)
         if self.big:
             self.big = False
             self._runner._free_slots += 1
@@ -168,6 +209,8 @@ class MatchRunner:
         big_followers: int = 64,
         follower_max_bytes: int = 8 * 1024 * 1024,
         answer_seconds: float = ANSWER_SECONDS,
+        min_rate: int = MIN_RATE,
+        storage: StorageBudget | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.kb = kb
@@ -181,15 +224,38 @@ class MatchRunner:
         self.answer_seconds = answer_seconds
         self.clock = clock
         self._free_slots = big_match_slots
+        self.min_rate = min_rate
+        self.storage = storage or StorageBudget(0)
+        self._reading: set[Admission] = set()  # slot holders whose body is still arriving
         self._threads = anyio.CapacityLimiter(max(2, big_match_slots))
         self._key = secrets.token_bytes(32)
         self._cache: OrderedDict[bytes, _Cached] = OrderedDict()
         self._inflight: dict[bytes, asyncio.Future[Answer]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
-    def _busy(self) -> Busy:
-        self.metrics.rejected.labels("busy").inc()
-        return Busy("errkb is busy with other big logs; retry shortly", retry_after=RETRY_AFTER_S)
+    def _busy(self, reason: Literal["busy", "slow"] = "busy") -> Busy:
+        self.metrics.rejected.labels(reason).inc()
+        if reason == "slow":
+            message = "the body came too slowly to keep a big-match slot; send it faster or retry"
+        else:
+            message = "errkb is busy with other big logs; retry shortly"
+        return Busy(message, retry_after=RETRY_AFTER_S)
+
+    def _take_slot(self, admission: Admission) -> bool:
+        """A free slot for ``admission``, or the slot of the slowest sender (module docstring)."""
+        now = self.clock()
+        if self._free_slots <= 0:
+            slow = [held for held in self._reading if held.too_slow(now)]
+            if not slow:
+                return False
+            victim = min(slow, key=lambda held: held.seen / max(now - held.taken_at, 1e-9))
+            victim.release()
+            victim.revoked = True
+        self._free_slots -= 1
+        admission.big, admission.taken_at, admission.seen = True, now, 0
+        if not admission.arrived:
+            self._reading.add(admission)
+        return True
 
     @contextmanager
     def admission(self) -> Iterator[Admission]:
@@ -204,7 +270,7 @@ class MatchRunner:
         """The answer for ``ask``: cached, shared with an identical request in flight, or new."""
         started = time.monotonic()
         live = self.kb.current
-        admission.grow(len(ask.data))
+        admission.arrive(len(ask.data))
         key = await self._run(admission, len(ask.data), self._key_of, ask, live.revision)
         cached = self._cached(key)
         if cached is not None:
@@ -289,16 +355,21 @@ class MatchRunner:
                 idempotency_key=ask.idempotency_key,
                 idempotency_body=ask.idempotency_body,
             )
+            view = None
             if ask.options.windows and ask.idempotency_key is None and ask.client_kind != "web":
                 # The page's view goes in with the event: one write, off the request's path.
                 # (A retried idempotent request may find an earlier event, and the web page adds
                 # its own parts to the view: both attach theirs with result_views.store_view.)
-                view = build_view(result, lang=ask.options.lang, kb_revision=live.revision)
-                key = secrets.token_urlsafe(12)
-                sighting = replace(sighting, view=view, view_key=key)
+                view = bounded(build_view(result, lang=ask.options.lang, kb_revision=live.revision))
+            texts = [sighting.excerpt, "" if view is None else view_text(view)]
+            stored = self.storage.take_texts(ask.client, texts)
+            if not stored:  # answered and counted, but no text kept (storage_budget)
+                sighting = replace(sighting, excerpt="")
+            elif view is not None:
+                sighting = replace(sighting, view=view, view_key=secrets.token_urlsafe(12))
             event_id = await self.recorder.record(sighting)
             stored_key = sighting.view_key if event_id is not None else None
-            return Answer(result, live, event_id, "computed", elapsed, stored_key)
+            return Answer(result, live, event_id, "computed", elapsed, stored_key, stored)
         return Answer(result, live, event_id, "computed", elapsed)
 
     async def _run(

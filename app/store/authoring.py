@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from app.errors import InputError
-from app.store.tables import Feedback, MatchEvent, UnmatchedCluster
+from app.store.tables import Feedback, MatchEvent, StoredText, UnmatchedCluster
 from app.store.transaction import aware, done, guarded
 
 MIN_PREFIX = 8
@@ -43,7 +43,8 @@ def find_cluster(session: Session, *, fingerprint: str) -> UnmatchedCluster | No
 def cluster_excerpts(session: Session, *, fingerprint: str, limit: int = 3) -> list[str]:
     """Distinct redacted excerpts of the cluster's unmatched sightings, newest first."""
     rows = session.exec(
-        select(MatchEvent.excerpt)
+        select(StoredText.body)
+        .join(MatchEvent, col(MatchEvent.excerpt_id) == col(StoredText.id))
         .where(col(MatchEvent.fingerprint) == fingerprint)
         .where(col(MatchEvent.top_article_id).is_(None))
         .order_by(col(MatchEvent.created_at).desc(), col(MatchEvent.id).desc())
@@ -71,12 +72,12 @@ def events_since(session: Session, *, since: datetime, limit: int) -> list[Store
         sa.select(
             col(MatchEvent.id),
             col(MatchEvent.created_at),
-            col(MatchEvent.excerpt),
+            col(StoredText.body),
             col(MatchEvent.top_article_id),
             col(MatchEvent.view_key),
         )
+        .join(StoredText, col(StoredText.id) == col(MatchEvent.excerpt_id))
         .where(col(MatchEvent.created_at) >= aware(since, "since"))
-        .where(col(MatchEvent.excerpt) != "")
         .order_by(col(MatchEvent.created_at).desc(), col(MatchEvent.id).desc())
         .limit(limit)
     ).all()
@@ -108,15 +109,16 @@ def feedback_verdicts(session: Session, *, since: datetime) -> list[Verdict]:
             col(Feedback.right_article_id),
             col(MatchEvent.id),
             col(MatchEvent.top_article_id),
-            col(MatchEvent.excerpt),
+            col(StoredText.body),
         )
         .join(MatchEvent, col(MatchEvent.id) == col(Feedback.match_event_id))
+        .outerjoin(StoredText, col(StoredText.id) == col(MatchEvent.excerpt_id))
         .where(col(Feedback.created_at) >= aware(since, "since"))
         .order_by(col(Feedback.created_at), col(Feedback.id))
     )
     rows = session.execute(query).all()
     done(session)
     return [
-        Verdict(int(f or 0), at, v, right, int(e or 0), top, x)
+        Verdict(int(f or 0), at, v, right, int(e or 0), top, x or "")
         for f, at, v, right, e, top, x in rows
     ]

@@ -4,12 +4,17 @@ Callers: the recorder's writer thread (``app.service.recorder``), the paste
 page's stored view and feedback buttons, ``POST /api/v1/feedback``, the
 unmatched list. The conventions (one transaction each, idempotent inserts,
 ``StoreError``) are ``app.store.transaction``'s.
+
+An event's excerpt and view live in ``stored_text`` rows named by their
+SHA-256, so identical pastes store their text once and count it (issue 24,
+item 6; ``stored_text.uses``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,7 +24,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from app.errors import InputError
-from app.store.tables import Feedback, MatchEvent, UnmatchedCluster, utcnow
+from app.store.tables import Feedback, MatchEvent, StoredText, UnmatchedCluster, utcnow
 from app.store.transaction import aware, dialect_insert, done, guarded
 
 
@@ -74,12 +79,17 @@ def _insert_match_event(
     view_key: str | None = None,
     created_at: datetime | None = None,
 ) -> int:
+    if idempotency_key is not None:  # a retry: its event and texts are stored already
+        query = select(MatchEvent.id).where(MatchEvent.idempotency_key == idempotency_key)
+        known = session.exec(query).first()
+        if known is not None:
+            return known
     values = {
-        "view": view,
+        "view_id": None if view is None else _text_id(session, view_text(view)),
         "view_key": view_key,
         "created_at": aware(created_at or utcnow(), "created_at"),
         "fingerprint": fingerprint,
-        "excerpt": excerpt,
+        "excerpt_id": _text_id(session, excerpt) if excerpt else None,
         "top_article_id": top_article_id,
         "score": score,
         "client_kind": client_kind,
@@ -101,6 +111,44 @@ def _insert_match_event(
     return event_id
 
 
+def view_text(view: dict[str, Any]) -> str:
+    """A view as the text stored: canonical JSON, so equal views have equal digests."""
+    return json.dumps(view, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _text_id(session: Session, text: str) -> int:
+    """The id of the ``stored_text`` row holding ``text``: inserted, or counted once more.
+
+    One statement (INSERT ... ON CONFLICT DO UPDATE on the digest), so two
+    writers storing the same text leave one row counted twice.
+    """
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    stmt = dialect_insert(session, StoredText).values(
+        digest=digest, body=text, uses=1, created_at=utcnow()
+    )
+    stmt = stmt.on_conflict_do_update(
+        index_elements=["digest"], set_={"uses": col(StoredText.uses) + 1}
+    )
+    text_id: int = session.exec(stmt.returning(col(StoredText.id))).scalar_one()
+    return text_id
+
+
+@guarded
+def stored_view(session: Session, *, match_event_id: int) -> tuple[str, dict[str, Any]] | None:
+    """An event's permalink key and its view; None when it has none (or no such event)."""
+    query = (
+        sa.select(col(MatchEvent.view_key), col(StoredText.body))
+        .join(StoredText, col(StoredText.id) == col(MatchEvent.view_id))
+        .where(col(MatchEvent.id) == match_event_id)
+    )
+    row = session.execute(query).first()
+    done(session)
+    if row is None or row[0] is None:
+        return None
+    view: dict[str, Any] = json.loads(row[1])
+    return str(row[0]), view
+
+
 @guarded
 def idempotent_body(session: Session, *, idempotency_key: str) -> str | None:
     """The body digest stored with an idempotency key; None when the key is new (or
@@ -120,16 +168,18 @@ def attach_view(
     The first view wins (one UPDATE ... WHERE view_key IS NULL): a cached answer
     pasted twice keeps one permalink. None when there is no such event.
     """
-    stmt = (
-        sa.update(MatchEvent)
-        .where(col(MatchEvent.id) == match_event_id, col(MatchEvent.view_key).is_(None))
-        .values(view=view, view_key=key)
-    )
-    session.exec(stmt)
-    stored = session.exec(select(MatchEvent.view_key).where(MatchEvent.id == match_event_id))
-    found = stored.first()
+    current = select(MatchEvent.id, MatchEvent.view_key).where(MatchEvent.id == match_event_id)
+    event = session.exec(current).first()
+    if event is not None and event[1] is None:
+        stmt = (
+            sa.update(MatchEvent)
+            .where(col(MatchEvent.id) == match_event_id, col(MatchEvent.view_key).is_(None))
+            .values(view_id=_text_id(session, view_text(view)), view_key=key)
+        )
+        session.exec(stmt)
+        event = session.exec(current).first()
     done(session)
-    return found
+    return None if event is None else event[1]
 
 
 @dataclass(frozen=True)
@@ -269,20 +319,29 @@ def _count_unmatched(
 class Purged:
     events: int
     clusters: int
+    texts: int = 0
 
 
 @guarded
 def purge_before(session: Session, *, before: datetime) -> Purged:
     """Delete match events (their feedback goes with them) and clusters last seen before
-    ``before``: the retention job (target F11). One transaction."""
+    ``before``, then the stored texts no event holds any more: the retention job (target
+    F11). One transaction."""
     cutoff = aware(before, "before")
     events = session.execute(sa.delete(MatchEvent).where(col(MatchEvent.created_at) < cutoff))
     clusters = session.execute(
         sa.delete(UnmatchedCluster).where(col(UnmatchedCluster.last_seen) < cutoff)
     )
-    counts = (getattr(events, "rowcount", 0), getattr(clusters, "rowcount", 0))
+    held = sa.select(col(MatchEvent.excerpt_id)).where(col(MatchEvent.excerpt_id).is_not(None))
+    viewed = sa.select(col(MatchEvent.view_id)).where(col(MatchEvent.view_id).is_not(None))
+    texts = session.execute(
+        sa.delete(StoredText).where(
+            col(StoredText.id).not_in(held), col(StoredText.id).not_in(viewed)
+        )
+    )
+    counts = [int(getattr(r, "rowcount", 0) or 0) for r in (events, clusters, texts)]
     done(session)
-    return Purged(int(counts[0] or 0), int(counts[1] or 0))
+    return Purged(*counts)
 
 
 @guarded

@@ -51,14 +51,6 @@ def article_stats(session: Session, *, article_id: str) -> ArticleStats:
 
 
 @guarded
-def get_match_event(session: Session, *, match_event_id: int) -> MatchEvent | None:
-    """One stored match event (redacted), or None."""
-    row = session.get(MatchEvent, match_event_id)
-    done(session, [row] if row is not None else [])
-    return row
-
-
-@guarded
 def lifecycle_evidence(session: Session) -> tuple[dict[str, Evidence], datetime | None]:
     """Per article: its latest verifier run, the newest flagging run among the latest run
     of each environment, and its last hit; and when the store began counting.

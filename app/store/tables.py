@@ -51,6 +51,24 @@ def _one_of(column: str, values: tuple[str, ...]) -> sa.CheckConstraint:
     return sa.CheckConstraint(f"{column} IN ({quoted})", name=column)
 
 
+class StoredText(StoreModel, table=True):
+    """A redacted text (an excerpt, a result page's view as JSON) stored once, however many
+    match events hold it (issue 24, item 6): identical pastes share one body.
+
+    ``digest`` is the SHA-256 of the text; ``uses`` counts the events that stored it
+    (retried idempotent requests aside). A body no event holds goes with the retention
+    purge (``app.store.match_events.purge_before``).
+    """
+
+    __tablename__ = "stored_text"
+
+    id: int | None = Field(default=None, primary_key=True)
+    digest: str = Field(sa_type=sa.String(64), unique=True)
+    body: str = Field(sa_type=sa.Text)
+    uses: int = Field(default=1)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
 class MatchEvent(StoreModel, table=True):
     """One answered match request, redacted: feeds the unmatched list and metrics."""
 
@@ -66,7 +84,8 @@ class MatchEvent(StoreModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     created_at: datetime = Field(default_factory=utcnow, index=True)
     fingerprint: str = Field(sa_type=sa.String(64), index=True)
-    excerpt: str = Field(sa_type=sa.Text)
+    # the redacted excerpt (app.service.recorder), a stored_text row; NULL: none
+    excerpt_id: int | None = Field(default=None, foreign_key="stored_text.id", index=True)
     top_article_id: str | None = Field(default=None, sa_type=sa.String(128))
     score: float | None = Field(default=None)
     client_kind: str = Field(sa_type=sa.String(16))
@@ -78,9 +97,10 @@ class MatchEvent(StoreModel, table=True):
     idempotency_key: str | None = Field(default=None, sa_type=sa.String(128), unique=True)
     # sha256 of the body the key came with: the key reused with another body is 422 (I8)
     idempotency_body: str | None = Field(default=None, sa_type=sa.String(64))
-    # The web result page (issue 5): the redacted answer as the page shows it, and the
-    # random key its permalink carries, so stored answers cannot be enumerated by id.
-    view: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)
+    # The web result page (issue 5): the redacted answer as the page shows it (JSON in a
+    # stored_text row, shared by identical pastes), and the random key its permalink
+    # carries, so stored answers cannot be enumerated by id.
+    view_id: int | None = Field(default=None, foreign_key="stored_text.id", index=True)
     view_key: str | None = Field(default=None, sa_type=sa.String(32))
 
 

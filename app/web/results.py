@@ -29,12 +29,11 @@ from app.http.errors import HttpError
 from app.http.state import Services
 from app.matching.decode import is_blank
 from app.matching.pipeline import MatchOptions
-from app.service.result_views import build_view, store_view
+from app.service.result_views import bounded, build_view, store_view
 from app.service.runner import Answer, Ask
 from app.store.authoring import find_cluster
 from app.store.engine import reader
-from app.store.match_events import record_feedback
-from app.store.stats import get_match_event
+from app.store.match_events import record_feedback, stored_view, view_text
 from app.web.guard import cross_origin, token_matches
 from app.web.i18n import refusal
 from app.web.nearest import nearest
@@ -89,7 +88,9 @@ async def match_form(request: Request, services: ServicesDep) -> Response:
                 return _paste_again(request, 422, "Paste a log or choose a file.")
             lang = lang if lang in ("en", "zh") else page_lang(request)
             options = MatchOptions(lang=lang, top_k=TOP_K, windows=True)
-            answer = await services.runner.answer(Ask(data, options, "web"), admission)
+            client = client_address(request)
+            ask = Ask(data, options, "web", client=client)
+            answer = await services.runner.answer(ask, admission)
             view = build_view(answer.result, lang=lang, kb_revision=answer.live.revision)
             view["input"]["lines"] = line_count(data)
             if not answer.result.matches:
@@ -98,7 +99,7 @@ async def match_form(request: Request, services: ServicesDep) -> Response:
         return _paste_again(request, exc.status, exc.message, exc.headers)
     except Busy as exc:
         return _paste_again(request, 503, str(exc), {"Retry-After": str(exc.retry_after)})
-    return await _store_and_redirect(request, services, answer, view)
+    return await _store_and_redirect(request, services, answer, view, client)
 
 
 def line_count(data: bytes) -> int:
@@ -109,11 +110,19 @@ def line_count(data: bytes) -> int:
 
 
 async def _store_and_redirect(
-    request: Request, services: Services, answer: Answer, view: dict[str, Any]
+    request: Request, services: Services, answer: Answer, view: dict[str, Any], client: str
 ) -> Response:
+    """The permalink (303), or the page itself when no view could be stored: the database
+    refused, or the client's allowance of stored text is spent (``StorageBudget``)."""
     key = None  # the page's view (line count, nearest articles) is attached here
-    if answer.match_event_id is not None:
-        key = await run_in_threadpool(store_view, services.engine, answer.match_event_id, view)
+    stored = bounded(view)
+    runner = services.runner
+    if (
+        answer.match_event_id is not None
+        and answer.texts_stored
+        and (runner is None or runner.storage.take_texts(client, [view_text(stored)]))
+    ):
+        key = await run_in_threadpool(store_view, services.engine, answer.match_event_id, stored)
     if key is None:
         context = result_context(request, services.kb.current, view, None)
         return render(request, "result.html", context)
@@ -122,12 +131,10 @@ async def _store_and_redirect(
 
 def _stored_view(engine: Engine, event_id: int, key: str) -> dict[str, Any] | None:
     with Session(reader(engine)) as session:
-        row = get_match_event(session, match_event_id=event_id)
-    if row is None or row.view is None or row.view_key is None:
+        found = stored_view(session, match_event_id=event_id)
+    if found is None or not hmac.compare_digest(found[0].encode(), key.encode()):
         return None
-    if not hmac.compare_digest(row.view_key.encode(), key.encode()):
-        return None
-    return row.view
+    return found[1]
 
 
 async def permalink(request: Request, services: ServicesDep) -> Response:

@@ -499,6 +499,44 @@ def test_d6_a_body_over_the_follower_cap_is_refused_before_it_is_read(tmp_path: 
     assert (runner._free_slots, runner._followers) == (2, 0)
 
 
+def test_i6_a_slow_senders_slot_goes_to_a_request_that_needs_one(tmp_path: Path) -> None:
+    """Issue 24, item 2 (the e2e drill is tests/e2e/test_serve.py::test_i6_...): a slot held
+    by a body still arriving slower than ``min_rate`` after the grace goes to the next request
+    that needs one; the slow sender is refused with its next bytes. Within the grace, at the
+    rate, or once the body has arrived, a slot is never taken back."""
+    holder = KbHolder(prepare_valid_kb(write_kb(tmp_path / "kb"), self_tests=False))
+    now = [100.0]
+    runner = MatchRunner(
+        kb=holder, metrics=make_metrics(), recorder=None, big_body_bytes=MIB,
+        big_match_slots=2, cache_seconds=60, big_followers=0, min_rate=100 * KIB,
+        clock=lambda: now[0],
+    )  # fmt: skip
+    with runner.admission() as slow, runner.admission() as steady:
+        slow.grow(5 * MIB)  # declared lengths: both slots taken before a byte is read
+        steady.grow(5 * MIB)
+        now[0] += 0.5
+        with runner.admission() as early, pytest.raises(Busy):
+            early.grow(2 * MIB)  # within the grace: nobody is slow yet
+        now[0] += 1.5
+        slow.grow(10)  # 10 bytes in 2 s
+        steady.grow(300 * KIB)  # 150 KiB/s: above the rate
+        with runner.admission() as needing:
+            needing.grow(2 * MIB)
+            assert (needing.big, slow.revoked, slow.big, steady.big) == (True, True, False, True)
+            with pytest.raises(Busy) as refused:
+                slow.grow(11)
+            assert "too slowly" in str(refused.value)
+            with runner.admission() as third, pytest.raises(Busy):
+                third.grow(2 * MIB)  # the steady sender keeps its slot
+            needing.arrive(2 * MIB)
+            steady.arrive(5 * MIB)
+            now[0] += 60  # both computing for a minute: an arrived body's slot is firm
+            with runner.admission() as fourth, pytest.raises(Busy):
+                fourth.arrive(2 * MIB)
+    assert (runner._free_slots, runner._reading) == (2, set())
+    assert runner.metrics.registry.get_sample_value("errkb_rejected_total", {"reason": "slow"}) == 1
+
+
 def test_h8_a_match_past_the_deadline_is_503_and_its_answer_waits_for_the_retry(
     tmp_path: Path,
 ) -> None:

@@ -11,6 +11,7 @@ import json
 import logging
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.dependencies.models import Dependant
@@ -181,7 +182,7 @@ def test_api_routes_never_hop_to_the_thread_pool(client: TestClient) -> None:
     assert {path: names for path, names in offenders.items() if names} == {}
 
 
-def test_i8_links_that_follow_the_host_header_are_warned_of_at_start_up(
+def test_i8_relative_links_are_announced_at_start_up(
     sqlite_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     with caplog.at_level(logging.WARNING, logger="app.main"):
@@ -191,4 +192,32 @@ def test_i8_links_that_follow_the_host_header_are_warned_of_at_start_up(
         caplog.clear()
         with app_client(sqlite_url, tmp_path, public_url="https://errkb.example.org"):
             pass
+        with app_client(sqlite_url, tmp_path, allowed_hosts=["testserver"]):
+            pass
         assert not any("ERRKB_PUBLIC_URL" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize(
+    ("settings", "link"),
+    [
+        ({}, "/articles/sample-error"),
+        (
+            {"public_url": "https://errkb.example.org/"},
+            "https://errkb.example.org/articles/sample-error",
+        ),
+        ({"allowed_hosts": ["testserver"]}, "http://testserver/articles/sample-error"),
+        ({"allowed_hosts": ["testserver", "*.example.org"]}, "/articles/sample-error"),
+    ],
+    ids=["default", "public-url", "exact-hosts", "wildcard-host"],
+)
+def test_i8_links_follow_the_request_only_when_its_host_was_checked(
+    sqlite_url: str, tmp_path: Path, settings: dict[str, Any], link: str
+) -> None:
+    """The request's URL is used for links only when ERRKB_ALLOWED_HOSTS names every host
+    exactly (TrustedHostMiddleware refused any other before the route ran)."""
+    with app_client(sqlite_url, tmp_path, **settings) as client:
+        answer = client.post("/api/v1/match", content=TRACEBACK).json()
+        article = client.get("/api/v1/articles/sample-error").json()
+    assert answer["matches"][0]["url"] == link
+    assert article["url"] == link
+    assert answer["result_url"].startswith(link.removesuffix("articles/sample-error") + "r/")

@@ -55,6 +55,7 @@ def start(db_url: str, tmp_path: Path, **env: str) -> Server:
         "ERRKB_DATABASE_URL": db_url,
         "ERRKB_KB_PATH": str(kb_root),
         "ERRKB_INDEX_DIR": str(tmp_path / "index"),
+        "ERRKB_PUBLIC_URL": f"http://127.0.0.1:{port}",  # as deployed; links are relative without
         **env,
     }
     log = tmp_path / "server.log"

@@ -15,6 +15,7 @@ import socket
 import subprocess
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -249,11 +250,13 @@ def _status_while_trickling(connection: socket.socket, within_s: float) -> str:
 
 def test_d6_trickled_uploads_are_cut_off_and_free_their_big_match_slots(tmp_path: Path) -> None:
     """Two clients claim both big-match slots with a 5 MB Content-Length and send a byte every
-    0.2 s. Big logs are refused while they hold the slots; past ERRKB_BODY_SECONDS both get
+    0.2 s. With slots never taken back (``ERRKB_BIG_BODY_MIN_RATE=0``), big logs are refused
+    while they hold the slots; past ERRKB_BODY_SECONDS both get
     408 and the next big log is answered."""
     server = start(
         f"sqlite:///{tmp_path / 'e2e.db'}", tmp_path,
         ERRKB_BODY_SECONDS="2", ERRKB_RATE_LIMIT_PER_MINUTE="0", ERRKB_BIG_FOLLOWERS="0",
+        ERRKB_BIG_BODY_MIN_RATE="0",  # the deadline alone; I6 below takes slow slots back
     )  # fmt: skip
     try:
         started = time.monotonic()
@@ -272,3 +275,64 @@ def test_d6_trickled_uploads_are_cut_off_and_free_their_big_match_slots(tmp_path
     assert statuses == ["HTTP/1.1 408 Request Timeout"] * 2
     assert 2.0 <= cut_after < 6.0
     assert answered.status_code == 200, answered.text
+
+
+def _trickle_on(connection: socket.socket, stop_at: threading.Event, answers: list[str]) -> None:
+    """Keep trickling a byte every 0.2 s until told to stop or answered; record the answer."""
+    while not stop_at.is_set():
+        try:
+            answers.append(connection.recv(4096).split(b"\r\n", 1)[0].decode())
+            return
+        except TimeoutError:
+            with contextlib.suppress(OSError):
+                connection.sendall(b"x")
+    answers.append("still trickling")
+
+
+@pytest.mark.parametrize("followers", ["64", "0"], ids=["followers", "no-followers"])
+def test_i6_a_big_log_is_answered_while_two_trickles_hold_the_slots(
+    tmp_path: Path, followers: str
+) -> None:
+    """Issue 24, item 2: two connections that trickle bodies took both big-match slots and kept
+    every log of 1 MiB or more out (503), the hook's included. Now a slot held by a body that
+    arrives slower than ``ERRKB_BIG_BODY_MIN_RATE`` goes to a request that needs it: two big
+    logs in turn are answered while the trickles go on, and each trickle that lost its slot gets
+    503. The body deadline is long (120 s): it plays no part here."""
+    server = start(
+        f"sqlite:///{tmp_path / 'e2e.db'}", tmp_path,
+        ERRKB_BODY_SECONDS="120", ERRKB_RATE_LIMIT_PER_MINUTE="0", ERRKB_BIG_FOLLOWERS=followers,
+    )  # fmt: skip
+    stop_at = threading.Event()
+    answers: list[list[str]] = [[], []]
+    trickles = [_trickle(server.url, 5 * MIB) for _ in range(2)]
+    threads = [
+        threading.Thread(target=_trickle_on, args=(each, stop_at, out))
+        for each, out in zip(trickles, answers, strict=True)
+    ]
+    try:
+        for thread in threads:
+            thread.start()
+        time.sleep(1.5)  # past the 1 s grace: both trickles hold a slot and have sent ~8 bytes
+        in_flight = sum(thread.is_alive() for thread in threads)
+        with httpx.Client(base_url=server.url, timeout=30) as client:
+            logs = [_log(2 * MIB), _log(3 * MIB)]  # two different big logs at once: both slots
+            with ThreadPoolExecutor(2) as pool:
+                big = list(pool.map(lambda log: client.post("/api/v1/match", content=log), logs))
+            health = client.get("/healthz")
+            deadline = time.monotonic() + 10
+            while any(thread.is_alive() for thread in threads) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            metrics = client.get("/metrics").text
+    finally:
+        stop_at.set()
+        for thread in threads:
+            thread.join(timeout=5)
+        for each in trickles:
+            each.close()
+        stop(server)
+    assert in_flight == 2
+    assert [answer.status_code for answer in big] == [200, 200], [b.text for b in big]
+    assert {answer.json()["matches"][0]["article_id"] for answer in big} == {"sample-error"}
+    assert health.status_code == 200
+    assert [out[0] for out in answers] == ["HTTP/1.1 503 Service Unavailable"] * 2, answers
+    assert 'errkb_rejected_total{reason="slow"} 2.0' in metrics

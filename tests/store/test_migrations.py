@@ -124,3 +124,51 @@ def test_0005_keys_the_runs_stored_before_it(db_url: str) -> None:
         assert "environment_key" not in columns
     finally:
         engine.dispose()
+
+
+def test_i7_0008_moves_stored_texts_over_merging_duplicates(db_url: str) -> None:
+    """Events stored at 0007 keep their excerpt and view through 0008 and back; identical
+    texts become one ``stored_text`` row counted once per event (issue 24, item 6)."""
+    migrate.upgrade(db_url, "0007")
+    views = [{"windows": {"0": [[3, "SampleError: boom"]]}, "lang": "en"}, None, {"n": 2}]
+    excerpts = ["SampleError: boom", "SampleError: boom", ""]
+    engine = make_engine(db_url)
+    try:
+        with engine.begin() as conn:
+            for number, (excerpt, view) in enumerate(zip(excerpts, views, strict=True)):
+                conn.execute(
+                    sa.text(
+                        "INSERT INTO match_event (created_at, fingerprint, excerpt, client_kind,"
+                        " lang, input_bytes, event_count, duration_ms, kb_revision, view)"
+                        " VALUES (:at, :fp, :excerpt, 'curl', 'en', 1, 1, 1.0, 'r', :view)"
+                    ),
+                    {
+                        "at": T0,
+                        "fp": f"{number:064d}",
+                        "excerpt": excerpt,
+                        "view": None if view is None else json.dumps(view),
+                    },
+                )
+        migrate.upgrade(db_url)
+        assert _diffs(engine) == []
+        with engine.connect() as conn:
+            texts = dict(conn.execute(sa.text("SELECT body, uses FROM stored_text")).all())
+            rows = conn.execute(
+                sa.text(
+                    "SELECT x.body, v.body FROM match_event e"
+                    " LEFT JOIN stored_text x ON x.id = e.excerpt_id"
+                    " LEFT JOIN stored_text v ON v.id = e.view_id ORDER BY e.id"
+                )
+            ).all()
+        assert texts["SampleError: boom"] == 2
+        assert len(texts) == 3  # one excerpt, two views; the empty excerpt is no text
+        assert [x for x, _ in rows] == ["SampleError: boom", "SampleError: boom", None]
+        assert [None if v is None else json.loads(v) for _, v in rows] == views
+        migrate.downgrade(db_url, "0007")
+        with engine.connect() as conn:
+            back = conn.execute(sa.text("SELECT excerpt, view FROM match_event ORDER BY id")).all()
+        assert [x for x, _ in back] == excerpts
+        parsed = [v if v is None or isinstance(v, dict) else json.loads(v) for _, v in back]
+        assert parsed == views
+    finally:
+        engine.dispose()

@@ -315,6 +315,7 @@ def test_the_first_web_view_of_an_event_wins(engine: Engine) -> None:
         )
     assert (first, second, missing) == ("key-one-1", "key-one-1", None)
     with Session(reader(engine)) as session:
-        row = session.get(MatchEvent, event_id)
-        assert row is not None
-        assert row.view == {"n": 1}
+        assert match_events.stored_view(session, match_event_id=event_id) == (
+            "key-one-1",
+            {"n": 1},
+        )

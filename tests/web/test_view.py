@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from app.matching.pipeline import WHOLE_LOG_LIMIT, MatchOptions, match_text
 from app.matching.windows import MAX_WINDOW_LINES
 from app.service.kb import LiveKb, prepare_valid_kb
-from app.service.result_views import build_view
+from app.service.result_views import VIEW_BYTES, bounded, build_view, view_bytes
 from app.web.present import Segment, log_rows, rank_rows
 from tests.api.conftest import TRACEBACK
 from tests.kbfactory import write_kb
@@ -73,3 +75,42 @@ def test_a_signature_re2_cannot_compile_is_not_highlighted() -> None:
     evidence = {"kind": "error", "signature": "(?<=x)y", "line_start": 1, "line_end": 1}
     match = {"evidence": [evidence]}
     assert log_rows([[1, "xy"]], match)[0].segments == (Segment("xy"),)
+
+
+def test_i7_a_crafted_view_is_cut_to_the_budget_keeping_the_error_rows(sample_kb: LiveKb) -> None:
+    """Issue 24, item 6: 12 tracebacks of 400-character lines made a 75 KB view; the stored
+    one fits ``VIEW_BYTES``, keeps every event and match, and the first window's last rows."""
+    parts = []
+    for e in range(12):
+        frames = "".join(
+            f'  File "/srv/{"p" * 200}/m{e}_{i}.py", line {i}, in f{i}\n    {"q" * 390}\n'
+            for i in range(40)
+        )
+        parts.append(f"Traceback (most recent call last):\n{frames}Error{e}Kind: {'w ' * 1200}\n")
+    log = "".join(parts)  # nothing matches: the first five events get a window each
+    result = match_text(log.encode(), sample_kb.index, MatchOptions(windows=True))
+    view = build_view(result, lang="en", kb_revision="r")
+    small = bounded(view)
+    assert view_bytes(view) > 4 * VIEW_BYTES  # 75 KB
+    assert view_bytes(small) <= VIEW_BYTES
+    assert small["trimmed"] is True
+    assert small["matches"] == view["matches"]
+    assert [e["line_start"] for e in small["events"]] == [e["line_start"] for e in view["events"]]
+    first = next(iter(view["windows"]))
+    kept = [number for number, _ in small["windows"][first]]
+    assert kept == [number for number, _ in view["windows"][first]][-len(kept) :]
+    assert len(kept) >= 8
+    assert "trimmed" not in build_view(result, lang="en", kb_revision="r")  # a copy was cut
+
+
+def test_i7_the_kb_examples_fit_the_view_budget_untouched(repository_kb: LiveKb) -> None:
+    """The budget costs ordinary pastes nothing: kb/'s example logs keep their whole view."""
+    examples = sorted((Path(__file__).resolve().parents[2] / "kb" / "examples").rglob("*.log"))
+    cut = []
+    for path in examples:
+        result = match_text(path.read_bytes(), repository_kb.index, MatchOptions(windows=True))
+        view = build_view(result, lang="en", kb_revision="0" * 40)
+        if bounded(view) is not view:
+            cut.append((path.name, view_bytes(view)))
+    assert len(examples) >= 150
+    assert len(cut) <= len(examples) // 100, cut  # at most 1 %; none on 2026-11-26

@@ -27,10 +27,10 @@ from app.errors import StoreError
 from app.http.clients import Format, answer_format
 from app.http.errors import HttpError
 from app.http.state import Services
-from app.service.result_views import build_view, store_view
+from app.service.result_views import bounded, build_view, store_view
 from app.service.runner import Answer, Ask
 from app.store.engine import reader
-from app.store.match_events import idempotent_body
+from app.store.match_events import idempotent_body, view_text
 
 REQUEST_BODY: dict[str, Any] = {
     "required": True,
@@ -94,7 +94,7 @@ async def match(
         await check_idempotency(services, ask)
         answer = await runner.answer(ask, admission)
     fmt = answer_format(format, request.headers.get("accept"), ask.client_kind)
-    link = await result_link(services, answer, ask.options.lang, base_url)
+    link = await result_link(services, answer, ask, base_url)
     reply = build_reply(
         answer.result,
         answer.live,
@@ -132,12 +132,19 @@ def _stored_body(engine: Engine, key: str) -> str | None:
         return idempotent_body(session, idempotency_key=key)
 
 
-async def result_link(services: Services, answer: Answer, lang: str, base_url: str) -> str | None:
-    """The stored result page of this answer (``/r/<id>/<key>``), when it was stored."""
-    if answer.match_event_id is None:
+async def result_link(services: Services, answer: Answer, ask: Ask, base_url: str) -> str | None:
+    """The stored result page of this answer (``/r/<id>/<key>``), when it was stored.
+
+    None when the client's allowance of stored text is spent (``StorageBudget``).
+    """
+    if answer.match_event_id is None or not answer.texts_stored:
         return None
     if answer.view_key is not None:  # stored with the event by the runner
         return result_url(base_url, answer.match_event_id, answer.view_key)
-    view = build_view(answer.result, lang=lang, kb_revision=answer.live.revision)
+    lang = ask.options.lang
+    view = bounded(build_view(answer.result, lang=lang, kb_revision=answer.live.revision))
+    runner = services.runner
+    if runner is not None and not runner.storage.take_texts(ask.client, [view_text(view)]):
+        return None
     key = await run_in_threadpool(store_view, services.engine, answer.match_event_id, view)
     return result_url(base_url, answer.match_event_id, key)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import gzip
 import json
 import random
+import re
 import threading
 import time
 import urllib.error
@@ -29,6 +30,8 @@ MIN_ATTEMPT_S = 2.0
 MAX_ANSWER_BYTES = 1 << 20
 MAX_REASON_CHARS = 500
 _JITTER = random.SystemRandom()
+_RELATIVE_LINK = re.compile(r"(?m)(?<=: )/(?=r/|articles/|unmatched\b)")
+"""A link errkb gave relative (it has no public URL and never trusts Host): "see: /articles/x"."""
 
 
 class Outcome:
@@ -82,18 +85,23 @@ def send(
     if status != 200:
         tries = f" after {attempt + 1} tries" if attempt else ""
         return Outcome(note=f"{_refusal(status, content)}{tries}; job unaffected")
-    return _answer(content, want_json)
+    return _answer(content, want_json, url)
 
 
-def _answer(content: bytes, want_json: bool) -> Outcome:
+def _answer(content: bytes, want_json: bool, url: str = "") -> Outcome:
     text = content.decode("utf-8", "replace")
     if not want_json:
-        return Outcome(answer=text.rstrip("\n"))
+        return Outcome(answer=absolute(text.rstrip("\n"), url))
     try:
         data = json.loads(text)
     except ValueError:
         return Outcome(note="errkb: the answer was not JSON; job unaffected")
-    return Outcome(answer=_text_of(data), data=data)
+    return Outcome(answer=absolute(_text_of(data), url), data=data)
+
+
+def absolute(answer: str, url: str) -> str:
+    """The answer with errkb's relative links made whole with the URL the log was sent to."""
+    return _RELATIVE_LINK.sub(url.rstrip("/") + "/", answer) if url else answer
 
 
 def _text_of(data: Any) -> str:
