@@ -15,11 +15,10 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import re2
 
-from app.articles.model import Article
 from app.articles.patterns import re2_options
 from app.matching.literals import vocabulary
 from app.matching.normalize import signature_text_for
@@ -30,6 +29,9 @@ from app.matching.scanners import (
     compile_scanner,
     hyperscan_version,
 )
+
+if TYPE_CHECKING:  # the pydantic model: building an index needs it, loading one does not
+    from app.articles.model import Article
 
 SignatureKind = Literal["error", "context", "exclude"]
 FORMAT = b"ERRKB-INDEX-1\n"

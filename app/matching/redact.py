@@ -85,7 +85,7 @@ class _Pass:
 @dataclass(frozen=True, slots=True)
 class _Engine:
     rules: tuple[RedactRule, ...]
-    regexes: tuple[Any, ...]  # one compiled re2 pattern per rule
+    regexes: list[Any]  # one compiled re2 pattern per rule, compiled when it first fires
     line_set: Any  # re2.Set: one-line rules, multi-line triggers, placeholders
     set_rules: tuple[int, ...]  # set index -> rule index (or _PLACEHOLDER)
     placeholder: Any
@@ -130,7 +130,14 @@ def _passes(engine: _Engine, text: str, block_chars: int) -> Redacted:
 
 @cache
 def _engine() -> _Engine:
-    """Compile the table once, on first use (nothing happens at import)."""
+    """Compile the table once, on first use (nothing happens at import).
+
+    The set is compiled here; each rule's own regex when its rule first fires
+    (``_rule_regex``): most logs fire few rules, and a one-shot ``errkb
+    match`` would otherwise compile all of them (issue 23). The set compiles
+    every one-line rule's pattern and multi-line rules are compiled here, so
+    a rule that cannot compile still fails at once.
+    """
     line_set = re2.Set.SearchSet(_options(SET_MAX_MEM))
     set_rules: list[int] = []
     for index, rule in enumerate(RULES):
@@ -139,9 +146,18 @@ def _engine() -> _Engine:
     _add(line_set, PLACEHOLDER_PATTERN, "placeholder")
     set_rules.append(_PLACEHOLDER)
     line_set.Compile()
-    regexes = tuple(_compile(rule.pattern, rule.id) for rule in RULES)
     placeholder = _compile(PLACEHOLDER_PATTERN, "placeholder")
+    regexes = [_compile(rule.pattern, rule.id) if rule.multiline else None for rule in RULES]
     return _Engine(RULES, regexes, line_set, tuple(set_rules), placeholder)
+
+
+def _rule_regex(engine: _Engine, index: int) -> Any:
+    """Rule ``index``'s compiled regex; two threads compiling it at once store equal ones."""
+    regex = engine.regexes[index]
+    if regex is None:
+        rule = engine.rules[index]
+        regex = engine.regexes[index] = _compile(rule.pattern, rule.id)
+    return regex
 
 
 def _options(max_mem: int) -> Any:
@@ -237,14 +253,14 @@ def _find(
             if index != _PLACEHOLDER and engine.rules[index].multiline:
                 multiline_from.setdefault(index, start)
                 continue
-            regex = engine.placeholder if index == _PLACEHOLDER else engine.regexes[index]
+            regex = engine.placeholder if index == _PLACEHOLDER else _rule_regex(engine, index)
             rule = None if index == _PLACEHOLDER else engine.rules[index]
             subject = data if block.isascii() else block
             found.setdefault(index, []).extend(_spans(regex, rule, block, subject, start))
     for index, start in sorted(multiline_from.items()):
         rest = text[start:]
         subject = rest.encode() if rest.isascii() else rest
-        found[index] = _spans(engine.regexes[index], engine.rules[index], rest, subject, start)
+        found[index] = _spans(_rule_regex(engine, index), engine.rules[index], rest, subject, start)
     return found
 
 

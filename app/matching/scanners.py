@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from functools import cache
 from typing import Any, Protocol
 
 import re2
@@ -41,8 +42,9 @@ def hyperscan_available() -> bool:
     return hyperscan is not None
 
 
+@cache
 def hyperscan_version() -> str:
-    """The bundled engine's version, part of the serialised index's key."""
+    """The bundled engine's version, part of the serialised index's key (asked once)."""
     if hyperscan is None:
         return "none"
     database = hyperscan.Database()

@@ -15,9 +15,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.articles.load import KnowledgeBase, kb_revision, load_kb
+from app.articles.load import KnowledgeBase, load_kb
 from app.articles.model import Article
 from app.articles.problems import Problem, Severity, errors_in
+from app.articles.revision import kb_revision
 from app.errors import KbInvalid
 from app.matching.index import (
     IndexFormatError,
