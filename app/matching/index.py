@@ -12,6 +12,7 @@ the serialised form in milliseconds (performance note, section 7).
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
@@ -23,18 +24,23 @@ from app.articles.patterns import re2_options
 from app.matching.literals import vocabulary
 from app.matching.normalize import signature_text_for
 from app.matching.scanners import (
+    CompiledStore,
     EmptyScanner,
     HyperscanScanner,
     Scanner,
+    ShardedScanner,
     compile_scanner,
+    compile_shards,
+    hyperscan_available,
     hyperscan_version,
+    shard_count,
 )
 
 if TYPE_CHECKING:  # the pydantic model: building an index needs it, loading one does not
     from app.articles.model import Article
 
 SignatureKind = Literal["error", "context", "exclude"]
-FORMAT = b"ERRKB-INDEX-1\n"
+FORMAT = b"ERRKB-INDEX-2\n"
 
 
 @dataclass(frozen=True)
@@ -137,8 +143,18 @@ def short_exception(name: str) -> str:
     return name.rsplit(".", 1)[-1]
 
 
-def build_index(articles: Iterable[Article], revision: str, engine: str = "auto") -> SignatureIndex:
-    """Compile every signature of ``articles`` into one scanner (seconds for 10,000)."""
+def build_index(
+    articles: Iterable[Article],
+    revision: str,
+    engine: str = "auto",
+    store: CompiledStore | None = None,
+) -> SignatureIndex:
+    """Compile every signature of ``articles`` into one scanner (seconds for 10,000).
+
+    A KB of more than ``SHARD_PATTERNS`` patterns compiles as shards: each
+    article's patterns go to the shard its id hashes to, so editing one
+    article changes one shard, and ``store`` hands back the others compiled.
+    """
     signatures: list[Signature] = []
     entries: dict[str, ArticleEntry] = {}
     for article in articles:
@@ -148,7 +164,15 @@ def build_index(articles: Iterable[Article], revision: str, engine: str = "auto"
             signatures.append(Signature(sid, article.id, kind, position, pattern))  # type: ignore[arg-type]
             sids[kind].append(sid)  # type: ignore[index]
         entries[article.id] = _entry(article, sids)
-    scanner = compile_scanner([s.pattern for s in signatures], engine)
+    patterns = [s.pattern for s in signatures]
+    shards = shard_count(len(patterns))
+    if shards > 1 and engine != "re2" and hyperscan_available():
+        groups: list[list[int]] = [[] for _ in range(shards)]
+        for signature in signatures:
+            groups[zlib.crc32(signature.article_id.encode()) % shards].append(signature.sid)
+        scanner: Scanner = compile_shards(patterns, [g for g in groups if g], store)
+    else:
+        scanner = compile_scanner(patterns, engine)
     return SignatureIndex(revision, entries, tuple(signatures), scanner)
 
 
@@ -180,17 +204,26 @@ def index_key(revision: str) -> str:
 
 def dump_index(index: SignatureIndex) -> bytes:
     """Serialise a Hyperscan-backed index (the RE2 fallback is rebuilt instead)."""
-    if not isinstance(index.scanner, HyperscanScanner | EmptyScanner):
+    scanner = index.scanner
+    if not isinstance(scanner, HyperscanScanner | ShardedScanner | EmptyScanner):
         raise IndexFormatError("only Hyperscan indexes are serialised")
+    blobs: list[bytes] = []
+    groups: list[list[int]] | None = None
+    if isinstance(scanner, HyperscanScanner):
+        blobs = [scanner.dump()]
+    elif isinstance(scanner, ShardedScanner):
+        blobs = [shard.dump() for shard, _ in scanner.shards]
+        groups = [list(sids) for _, sids in scanner.shards]
     header = {
         "key": index_key(index.revision),
         "revision": index.revision,
         "articles": [asdict(entry) for entry in index.articles.values()],
         "signatures": [asdict(signature) for signature in index.signatures],
+        "shards": groups,  # None: one database over every signature id
+        "database_bytes": [len(blob) for blob in blobs],
     }
-    body = index.scanner.dump() if isinstance(index.scanner, HyperscanScanner) else b""
     encoded = json.dumps(header, ensure_ascii=False).encode()
-    return FORMAT + len(encoded).to_bytes(8, "big") + encoded + body
+    return FORMAT + len(encoded).to_bytes(8, "big") + encoded + b"".join(blobs)
 
 
 def load_index(blob: bytes, revision: str) -> SignatureIndex:
@@ -202,14 +235,31 @@ def load_index(blob: bytes, revision: str) -> SignatureIndex:
     header = json.loads(blob[start : start + size])
     if header["key"] != index_key(revision):
         raise IndexFormatError(f"index key {header['key']} is not {index_key(revision)}")
-    body = blob[start + size :]
-    scanner: Scanner = HyperscanScanner.load(body) if body else EmptyScanner()
+    scanner = _scanner_from(blob[start + size :], header)
     return SignatureIndex(
         revision=header["revision"],
         articles={a["id"]: _entry_from_json(a) for a in header["articles"]},
         signatures=tuple(Signature(**s) for s in header["signatures"]),
         scanner=scanner,
     )
+
+
+def _scanner_from(body: bytes, header: dict[str, Any]) -> Scanner:
+    """The database(s) after the header: none, one, or one per shard with its signature ids."""
+    sizes = [int(size) for size in header["database_bytes"]]
+    if sum(sizes) != len(body):
+        raise IndexFormatError("the databases are cut short or too long")
+    blobs, offset = [], 0
+    for size in sizes:
+        blobs.append(body[offset : offset + size])
+        offset += size
+    if not blobs:
+        return EmptyScanner()
+    if header["shards"] is None:
+        return HyperscanScanner.load(blobs[0])
+    groups = [tuple(int(sid) for sid in group) for group in header["shards"]]
+    loaded = [HyperscanScanner.load(part) for part in blobs]
+    return ShardedScanner(list(zip(loaded, groups, strict=True)))
 
 
 def _entry_from_json(data: dict[str, Any]) -> ArticleEntry:
