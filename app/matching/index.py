@@ -24,6 +24,7 @@ from app.articles.patterns import re2_options
 from app.matching.literals import vocabulary
 from app.matching.normalize import signature_text_for
 from app.matching.scanners import (
+    RE2_SET_MAX_MEM,
     CompiledStore,
     EmptyScanner,
     HyperscanScanner,
@@ -115,12 +116,16 @@ class SignatureIndex:
         """
         options = re2_options()
         options.case_sensitive = False
+        options.max_mem = RE2_SET_MAX_MEM  # thousands of patterns: 64 MiB was too little
         folded = re2.Set.SearchSet(options)
         sids = tuple(s.sid for s in self.signatures if s.kind == "error")
         for sid in sids:
             folded.Add(self.signatures[sid].pattern)
         if sids:
-            folded.Compile()
+            try:
+                folded.Compile()
+            except re2.error:  # beyond RE2's budget: no case-folded fallback, never a crash
+                return folded, ()
         return folded, sids
 
     @cached_property

@@ -197,6 +197,13 @@ def loosened(pattern: str) -> str:
     return "".join(out)
 
 
+def compile_rules() -> None:
+    """Compile every rule's regex now: a server's start-up pays it, not its first requests."""
+    engine = _engine()
+    for index in range(len(engine.rules)):
+        _rule_regex(engine, index)
+
+
 def _rule_regex(engine: _Engine, index: int) -> Any:
     """Rule ``index``'s compiled regex; two threads compiling it at once store equal ones."""
     regex = engine.regexes[index]
