@@ -32,8 +32,11 @@ except ImportError:  # pragma: no cover - exercised by forcing engine="re2"
 
 RE2_SET_MAX_MEM = 1 << 30
 # Past this many patterns a KB compiles as several Hyperscan databases (shards),
-# compiled in parallel and each reusable while its articles do not change.
-SHARD_PATTERNS = 4096
+# compiled in parallel and each reusable while its articles do not change. Each
+# shard is one more scan per request (10 MB: 4 shards of 2,100 patterns scanned
+# in 3.9x one database's time, benchmarks/scale.py), so shards stay big: a KB
+# of today's size (1,221 patterns) or of 1,000 articles is one database.
+SHARD_PATTERNS = 16384
 
 
 class Scanner(Protocol):
