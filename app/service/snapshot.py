@@ -8,6 +8,12 @@ judges articles, so a snapshot of another KB revision or another errkb is
 never read. Its body is JSON (no code runs on load) and carries its SHA-256:
 a snapshot that is cut short, edited or unreadable is ignored and rebuilt,
 never trusted. ``errkb lint`` and reload never read one; they write it.
+
+The body's first line is the verdict (key, problems, whether self-tests ran),
+the second the articles: ``errkb match`` needs only the verdict
+(``read_verdict``) and so never parses or validates an article; the checksum
+still covers both lines. Nothing here imports pydantic or YAML until the
+articles themselves are asked for.
 """
 
 from __future__ import annotations
