@@ -84,6 +84,14 @@ def _constructor(p: Paste) -> str | None:
     return f"raise {p.exception}({quote}{message}{quote})"
 
 
+def _lowered(p: Paste) -> str | None:
+    """The line retyped in lower case; a bare class name (no message of 3 words) is no retyping."""
+    message = _message(p) if p.exception else p.error
+    if message is None or len(message.split()) < 3:
+        return None
+    return p.error.lower()
+
+
 def _fullwidth(p: Paste) -> str | None:
     message = _message(p)
     if message is None or not (", " in message or ": " in message):
@@ -110,8 +118,30 @@ def _fenced(p: Paste) -> str:
     )
 
 
+def _details(p: Paste) -> str:
+    body = "\n".join(p.lines)
+    return (
+        "### Describe the bug\n\nTraining stops after a few steps.\n\n"
+        f"<details><summary>Full log</summary>\n\n```\n{body}\n```\n</details>\n"
+    )
+
+
+def _joined(p: Paste) -> str | None:
+    """The traceback's lines joined by spaces, as a chat app or a one-line input pastes it."""
+    headers = [i for i in range(p.error_index + 1) if "Traceback (most recent" in p.lines[i]]
+    if not p.frames or not headers:
+        return None
+    start, end = headers[-1], p.error_end + 1
+    joined = "it fails with " + " ".join(line.strip() for line in p.lines[start:end])
+    return "\n".join([*p.lines[:start], joined, *p.lines[end:]])
+
+
 _FRAME = re.compile(r'^(?P<lead>.*?)File "(?P<path>[^"]+)", line (?P<line>\d+), in (?P<fn>\S+)$')
 _ESC = "\x1b[0;31m{}\x1b[0m"
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
 
 
 def _jupyter(p: Paste) -> str | None:
@@ -134,7 +164,7 @@ def _jupyter(p: Paste) -> str | None:
             )
             out += ["", lead + where]
             source_of = lead + _ESC.format(f"----> {number}") + " "
-        elif source_of is not None and line.strip():
+        elif source_of is not None and line.strip() and _indent(line) > _indent(source_of):
             out.append(source_of + line.strip())
             source_of = None
         else:
@@ -173,12 +203,14 @@ SHAPES: tuple[Shape, ...] = (
     Shape("label 报错信息：", "line", _line("报错信息：{}")),
     Shape("constructor call", "line", _constructor),
     # shape 2: chat formatting, the message retyped
-    Shape("lower-cased", "line", lambda p: p.error.lower()),
+    Shape("lower-cased", "line", _lowered),
     Shape("full-width punctuation", "line", _fullwidth),
     Shape("misspelt word", "line", _misspelt),
     Shape("no exception class", "line", _message),
     Shape("code fence + prose", "log", _fenced),
     Shape("blockquoted log", "log", _per_line(lambda i: "> ")),
+    Shape("GitHub <details>", "log", _details),
+    Shape("joined into one line", "log", _joined),
     # shape 3: launcher and cluster prefixes
     Shape(
         "Ray worker",

@@ -9,7 +9,11 @@ the paste shows its cause. Rule (issue 18): a specialised article earns the
 top place only with its context signatures. When its error span contains a
 more general article's span and none of its context was found, it is placed
 just below that general article, and the general match says what would make
-the specialised one right.
+the specialised one right. When its context was found, the general article
+is placed just below it: the general one's own context often sits on the
+shared error line itself (``Timeout(ms)=`` in an NCCL watchdog line), so on
+scores alone the specialised article could never earn the place its context
+proves.
 """
 
 from __future__ import annotations
@@ -20,18 +24,31 @@ from collections.abc import Sequence
 
 from app.matching.events_model import Event
 from app.matching.index import SignatureIndex
-from app.matching.rank import Scored
+from app.matching.rank import DEFAULT_THRESHOLD, Scored
 from app.matching.result import Evidence
 
-YIELD_MARGIN = 0.01  # how far below the general article a contextless specialised one lands
+YIELD_MARGIN = 0.01  # how far below the other article the one that yields lands
+LEAD_MARGIN = 0.06  # how far a specialised article with its context leads the general one:
+# clearly, beyond errkb lint's 0.05 "cannot be told apart"
 HINT_PATTERNS = 3  # context patterns quoted in the line that tells the articles apart
 _ESCAPED = re.compile(r"\\(.)")
+_CONTEXT_KINDS = frozenset(("context", "log-context"))
 
 
 def general_first(found: Sequence[Scored], event: Event, index: SignatureIndex) -> list[Scored]:
-    """``found`` with contextless specialised articles placed below the general one."""
+    """``found`` with each specialised article just below or above the general one.
+
+    Below when none of its context was found; above when some was, by lowering
+    the general article's score (the specialised one keeps its own score, caps
+    and confidence included).
+    """
     result = list(found)
     for position, item in enumerate(found):
+        at = _specialised_over(position, found)
+        if at is not None and result[at].score > result[position].score - LEAD_MARGIN:
+            kept = min(result[at].score, DEFAULT_THRESHOLD)  # still shown, second
+            lowered = max(result[position].score - LEAD_MARGIN, kept)
+            result[at] = dataclasses.replace(result[at], score=lowered)
         at = _general_for(position, found)
         if at is None:
             continue
@@ -51,7 +68,22 @@ def _general_for(position: int, found: Sequence[Scored]) -> int | None:
     Only for an article that has context patterns and found none of them.
     """
     item = found[position]
-    if not item.contextless or item.span is None:
+    if not item.contextless:
+        return None
+    return _best_inside(position, found)
+
+
+def _specialised_over(position: int, found: Sequence[Scored]) -> int | None:
+    """Like ``_general_for``, for an article whose context patterns were found."""
+    item = found[position]
+    if item.contextless or not any(e.kind in _CONTEXT_KINDS for e in item.evidence):
+        return None
+    return _best_inside(position, found)
+
+
+def _best_inside(position: int, found: Sequence[Scored]) -> int | None:
+    item = found[position]
+    if item.span is None:
         return None
     start, end = item.span
     inside = [

@@ -13,6 +13,7 @@ so the answer is as good as it can be, and tells the user to send
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 MIN_BYTES = 80  # shorter bodies are one line anyway: nothing to restore
 _STARTS = re.compile(
@@ -50,3 +51,50 @@ def unflatten(data: bytes) -> bytes:
     """The lines put back where Python and the launchers began them (see the module docstring)."""
     lines = _RAISE.sub(rb"\1\n", _STARTS.sub(b"\n", data))
     return _SOURCE.sub(rb"\1\n\2", lines).lstrip(b"\n")  # a frame's source line keeps its indent
+
+
+_JOINED = re.compile(r"Traceback \(most recent call last\):.{0,4000}?\bFile \"")
+"""A traceback header and a frame on one line: a traceback whose newlines became spaces."""
+_SPACED_STARTS = re.compile(
+    r" (?=Traceback \(most recent call last\):)"
+    r"| (?=File \"[^\"]{1,400}\", line \d{1,7})"
+    r"| (?=During handling of the above exception)"
+    r"| (?=The above exception was the direct cause)"
+    r"| (?=\[(?:rank|default)\d{1,5}\]:)"
+    r"| (?=(?:[a-z_][A-Za-z0-9_]{0,40}\.){0,6}(?:[A-Z][A-Za-z0-9_]{0,80})?"
+    r"(?:Error|Exception|Interrupt|Exit|Invalid)(?:: |$))"
+)
+_SPACED_SOURCE = re.compile(
+    r'^(File "[^"]{1,400}", line \d{1,7}, in [A-Za-z0-9_<>.]{1,120}) +(?=\S)'
+)
+
+
+def unfold_lines(lines: Sequence[str], numbers: Sequence[int]) -> tuple[list[str], list[int]]:
+    """Lines with a traceback pasted on one line (newlines turned into spaces) put back.
+
+    Chat apps and single-line inputs join a traceback into one line:
+    ``Traceback (most recent call last): File "t.py", line 3, in <module> x()
+    RuntimeError: ...``. Such a line is split where Python began its lines;
+    each piece keeps the pasted line's number, so the page shows what was
+    pasted. Other lines pass unchanged; the check is one search per line.
+    """
+    out: list[str] = []
+    out_numbers: list[int] = []
+    for line, number in zip(lines, numbers, strict=True):
+        pieces = _unfold(line) if "Traceback (most recent" in line else [line]
+        out += pieces
+        out_numbers += [number] * len(pieces)
+    return out, out_numbers
+
+
+def _unfold(line: str) -> list[str]:
+    if _JOINED.search(line) is None:
+        return [line]
+    pieces: list[str] = []
+    for piece in _SPACED_STARTS.split(line):
+        frame = _SPACED_SOURCE.match(piece)
+        if frame is None:
+            pieces.append(piece)
+        else:  # the frame's source line, indented below its File line as Python prints it
+            pieces += ["  " + frame[1], "    " + piece[frame.end() :]]
+    return pieces

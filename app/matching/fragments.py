@@ -47,7 +47,13 @@ from app.matching.index import SignatureIndex
 from app.matching.inline import survived
 from app.matching.literals import WORD
 from app.matching.prefixes import PrefixParser
-from app.matching.rank import CONTEXT_FOR_FULL_BONUS, CONTEXT_WEIGHT, ERROR_WEIGHT, Scored
+from app.matching.rank import (
+    CONTEXT_FOR_FULL_BONUS,
+    CONTEXT_WEIGHT,
+    ERROR_WEIGHT,
+    UNUSED_CONTEXT_PENALTY,
+    Scored,
+)
 from app.matching.result import Evidence
 
 CONTEXT_LINES = 30  # the lines before the error line that context signatures may hit
@@ -64,6 +70,7 @@ CLOSE = "the message matched once a misspelt word was read as the KB spells it"
 QUOTED = re.compile(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|`[^`\n]{0,200}`")
 """Quoted spans (``KeyError: 'label'``, a path, a name): never respelt, they are the user's."""
 MISSING_EXCEPTION = "the exception line is not in the paste: this line accompanies one"
+WRAPPED_CUT = "the wrapped error's exception line is not in the paste: only its wrapper is"
 FRAGMENT_KINDS = frozenset((EventKind.NCCL, EventKind.ERROR_LINE))
 MISSING = "the exception line is not in the paste: matched on the message alone"
 FOLDED = "the message matched only when its case is ignored"
@@ -154,7 +161,9 @@ def _close_wording(reading: Reading) -> list[Found]:
         text, changes = fixed
         note = f"{CLOSE}: " + ", ".join(f"{a} as {b}" for a, b in changes)
         message = _apply(event.message, changes)
-        respelt = dataclasses.replace(event, error_text=text, message=message)
+        # the whole event is read respelt, so its neighbours' excludes see the words they spell
+        whole = _apply(event.text, changes)
+        respelt = dataclasses.replace(event, error_text=text, message=message, text=whole)
         found.append(Found(respelt, CLOSE_CAP, note, replaces=position))
         if len(found) >= MAX_FALLBACK_EVENTS:
             break
@@ -200,15 +209,26 @@ def fallback_events(reading: Reading) -> list[Found]:
     return []
 
 
-def capped(item: Scored, found: Found) -> Scored:
-    """``item`` no higher than its fallback allows, with the note that says why."""
-    return cap(item, found.cap, found.note, found.event.error_line_start)
+def capped(found: Sequence[Scored], item: Found) -> list[Scored]:
+    """The scores of one fallback event no higher than its fallback allows, in their order."""
+    return cap(found, item.cap, item.note, item.event.error_line_start)
 
 
-def cap(item: Scored, most: float, why: str, line: int) -> Scored:
-    """``item`` scored at most ``most``, with a note saying why."""
+def cap(found: Sequence[Scored], most: float, why: str, line: int) -> list[Scored]:
+    """``found`` lowered together until the best is at most ``most``, each with the note.
+
+    Lowering every score by the same amount keeps their order and their gaps:
+    a plain ``min`` would tie a specialised article that earned its lead with
+    context to the general one it beat, and the tie would go by name.
+    """
+    excess = max((s.score - most for s in found), default=0.0)
     note = Evidence("note", "", line, line, why)
-    return dataclasses.replace(item, score=min(item.score, most), evidence=(*item.evidence, note))
+    return [
+        dataclasses.replace(
+            s, score=max(0.0, s.score - max(0.0, excess)), evidence=(*s.evidence, note)
+        )
+        for s in found
+    ]
 
 
 def is_fragment(events: Sequence[Event]) -> bool:
@@ -223,12 +243,36 @@ def is_fragment(events: Sequence[Event]) -> bool:
     )
 
 
+def is_cut(event: Event) -> bool:
+    """A traceback cut off before its exception line: frames, no exception."""
+    return bool(event.frames) and event.exception is None and event.kind is EventKind.TRACEBACK
+
+
+def cut_wrapper_scores(
+    scored: Sequence[Sequence[Scored]], events: Sequence[Event]
+) -> list[list[Scored]]:
+    """Wrappers capped at medium when the traceback they wrap was cut before its error.
+
+    ``ProcessRaisedException`` or ``ChildFailedError`` name the real error
+    below them; when that traceback stops before its exception line, the
+    wrapper is all the paste shows, and its article is a medium answer at best.
+    """
+    if not any(map(is_cut, events)):
+        return [list(found) for found in scored]
+    return [
+        cap(found, MESSAGE_CAP, WRAPPED_CUT, event.error_line_start)
+        if event.consequence
+        else list(found)
+        for found, event in zip(scored, events, strict=True)
+    ]
+
+
 def fragment_scores(
     scored: Sequence[Sequence[Scored]], events: Sequence[Event]
 ) -> list[list[Scored]]:
     """Every score of a fragment paste capped, with the note that says what is missing."""
     return [
-        [cap(s, MESSAGE_CAP, MISSING_EXCEPTION, event.error_line_start) for s in found]
+        cap(found, MESSAGE_CAP, MISSING_EXCEPTION, event.error_line_start)
         for found, event in zip(scored, events, strict=True)
     ]
 
@@ -236,9 +280,11 @@ def fragment_scores(
 def folded_scores(found: Found, index: SignatureIndex) -> list[Scored]:
     """One score per article whose error pattern hit without case, capped.
 
-    Context patterns are read without case too, and articles sharing the
-    message go through ``general_first`` like any others: a specialised
-    article earns the top with its context, lower-cased or not.
+    Context and exclude patterns are read without case too, with the rules of
+    ``rank.score_article``: an article whose context is required needs it, an
+    exclude near the line vetoes, unused context costs its penalty. Articles
+    sharing the message go through ``general_first`` like any others: a
+    specialised article earns the top with its context, lower-cased or not.
     """
     event = found.event
     line = event.error_line_start
@@ -253,24 +299,35 @@ def folded_scores(found: Found, index: SignatureIndex) -> list[Scored]:
         spans[signature.article_id] = (min(low, hit.start()), max(high, hit.end()))
         evidence = Evidence("error", signature.pattern, line, line, "error message matches")
         by_article.setdefault(signature.article_id, []).append(evidence)
+    near = f"{event.context}\n{event.text}\n{event.error_text}"
     scored: list[Scored] = []
     for article_id, errors in sorted(by_article.items()):
-        context = _folded_context(event, index, article_id)
+        entry = index.articles[article_id]
+        if _any_folded(entry.exclude_sids, near, index):
+            continue
+        context = _folded_context(near, index, article_id, line)
+        if entry.context_required and not context:
+            continue
         weight = ERROR_WEIGHT + CONTEXT_WEIGHT * min(1.0, len(context) / CONTEXT_FOR_FULL_BONUS)
-        contextless = bool(index.articles[article_id].context_sids) and not context
-        item = Scored(article_id, weight, (*errors, *context), spans[article_id], contextless)
-        scored.append(capped(item, found))
-    return general_first(scored, event, index) if len(scored) > 1 else scored
+        contextless = bool(entry.context_sids) and not context
+        weight -= UNUSED_CONTEXT_PENALTY if contextless else 0.0
+        scored.append(
+            Scored(article_id, weight, (*errors, *context), spans[article_id], contextless)
+        )
+    ordered = general_first(scored, event, index) if len(scored) > 1 else scored
+    return capped(ordered, found)
 
 
-def _folded_context(event: Event, index: SignatureIndex, article_id: str) -> list[Evidence]:
+def _any_folded(sids: Sequence[int], near: str, index: SignatureIndex) -> bool:
+    return any(_folded(index.signatures[sid].pattern).search(near) for sid in sids)
+
+
+def _folded_context(near: str, index: SignatureIndex, article_id: str, line: int) -> list[Evidence]:
     """Context patterns of ``article_id`` found, without case, in the event or just before it."""
-    near = f"{event.context}\n{event.text}\n{event.error_text}"
     found = []
     for sid in index.articles[article_id].context_sids:
         pattern = index.signatures[sid].pattern
         if _folded(pattern).search(near):
-            line = event.error_line_start
             found.append(Evidence("context", pattern, line, line, "near the error, ignoring case"))
     return found
 

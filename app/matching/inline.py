@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from app.matching import rx
 
-_SUFFIXES = "Error|Exception|Exit|Interrupt|Failure|Fault|Failed|Timeout"
+_SUFFIXES = "Error|Exception|Exit|Interrupt|Failure|Fault|Failed|Timeout|Invalid"
 # An exception name that does not continue a word, then ": " (ASCII or full-width)
 # or a constructor's "(" and quote. RE2 finds the leftmost; every repeat is bounded.
 _NAME = (

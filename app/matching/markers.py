@@ -21,7 +21,7 @@ from app.matching.drafts import Draft, View
 from app.matching.events_model import EventKind, Frame
 from app.matching.inline import find_quoted
 from app.matching.summary import SIGNALS, parse_summary
-from app.matching.tracebacks import exception_head, read_message
+from app.matching.tracebacks import STANDALONE_SUFFIXES, exception_head, read_message
 
 Found = tuple[list[list[Draft]], int]  # chains of drafts, index of the last line they cover
 FAULT_SCAN = 200  # lines after "Fatal Python error" searched for the faulthandler dump
@@ -253,7 +253,7 @@ LINE_RULES: tuple[LineRule, ...] = (
     # before the markers: "RuntimeError: CUDA error: ..." keeps its exception type
     LineRule(
         "typed",
-        ("Error", "Exception", "Exit", "Interrupt", "Failure", "Fault", "Failed", "Timeout"),
+        STANDALONE_SUFFIXES,
         _typed,
     ),
     # NCCL INFO lines (thousands with NCCL_DEBUG=INFO) carry none of these
@@ -290,7 +290,7 @@ LINE_RULES: tuple[LineRule, ...] = (
     # last: only a line no rule recognised at its start is searched for a quoted error
     LineRule(
         "quoted",
-        ("Error", "Exception", "Exit", "Interrupt", "Failure", "Fault", "Failed", "Timeout"),
+        STANDALONE_SUFFIXES,
         _quoted,
     ),
 )

@@ -21,9 +21,11 @@ from app.matching.environment import detect_versions
 from app.matching.events import extract_events
 from app.matching.events_model import Event
 from app.matching.excerpt import excerpt_lines
+from app.matching.flattened import unfold_lines
 from app.matching.fragments import (
     Reading,
     capped,
+    cut_wrapper_scores,
     fallback_events,
     folded_scores,
     fragment_scores,
@@ -32,7 +34,7 @@ from app.matching.fragments import (
 from app.matching.fuzzy import candidates, similarities
 from app.matching.index import SignatureIndex
 from app.matching.normalize import signature_text
-from app.matching.rank import DEFAULT_THRESHOLD, Scored, confidence_of, score_article
+from app.matching.rank import DEFAULT_THRESHOLD, Scored, confidence_of, score_article, unwrap
 from app.matching.redact import compile_rules, redact
 from app.matching.result import InputStats, Match, MatchResult
 from app.matching.windows import Window, evidence_windows
@@ -69,7 +71,10 @@ def match_text(
     data = text.encode("utf-8", "replace") if isinstance(text, str) else bytes(text)
     notes: list[str] = []
     hits = index.scan(data)
-    lines, numbers, total_lines = _lines(text, data, options)
+    pasted, pasted_numbers, total_lines = _lines(text, data, options)
+    lines, numbers = (pasted, pasted_numbers)
+    if len(data) <= options.whole_log_limit:  # pastes, not job logs, arrive joined on one line
+        lines, numbers = unfold_lines(pasted, pasted_numbers)
     events = _extract(lines, numbers, notes)
     events, redactions = _redact_events(events)
     hits = hits | index.scan(_event_blob(events).encode())
@@ -77,15 +82,16 @@ def match_text(
     scored = [_score_event(i, e, index, hits, versions) for i, e in enumerate(events)]
     if is_fragment(events):
         scored = fragment_scores(scored, events)
+    scored = cut_wrapper_scores(scored, events)
     matches = _rank(scored, index, options)
-    if not matches:  # nothing matched: look again for what a paste may have left out
+    if not any(map(_on_a_pattern, matches)):  # look again for what a paste may have left out
         reading = Reading(lines, numbers, events, hits, index)
-        again, more, scored = _fallback(reading, events, redactions, versions)
-        matches = _rank(scored, index, options)
-        if matches:  # else the events stay as pasted: a respelt reading that found nothing
-            events, redactions = again, more
+        again, more, rescored = _fallback(reading, events, redactions, versions)
+        found = _rank(rescored, index, options)
+        if found:  # else the events stay as pasted: a respelt reading that found nothing
+            matches, events, redactions = found, again, more
     stats = InputStats(bytes=len(data), lines=total_lines, redactions=redactions)
-    windows = _windows(matches, events, lines, numbers, notes) if options.windows else {}
+    windows = _windows(matches, events, pasted, pasted_numbers, notes) if options.windows else {}
     return MatchResult(tuple(matches), tuple(events), stats, versions, tuple(notes), windows)
 
 
@@ -104,7 +110,8 @@ def _lines(
 WARM_UP_LOG = (
     "torch==2.4.0\n[rank0]: Traceback (most recent call last):\n"
     '[rank0]:   File "/w/train.py", line 1, in <module>\n'
-    "[rank0]: RuntimeError: warm-up of every stage (HF_TOKEN=hf_0000000000000000000000000000000000)\n"
+    "[rank0]: RuntimeError: warm-up of every stage "
+    "(HF_TOKEN=hf_0000000000000000000000000000000000)\n"
     # What most job logs carry, so the first request finds the redaction rules' lazily
     # built automata (RE2 DFAs) for it ready: URLs, key=value pairs, home paths, progress bars.
     "see https://pytorch.org/docs/stable/notes/cuda.html#environment-variables for details\n"
@@ -185,12 +192,25 @@ def _fallback(
             scored[at] = folded_scores(item, reading.index)
         else:
             plain = _score_event(at, item.event, reading.index, hits, versions)
-            scored[at] = [capped(s, item) for s in plain]
+            scored[at] = capped(plain, item)
     return events, redactions + more, scored
 
 
+def _on_a_pattern(match: Match) -> bool:
+    """Whether an error pattern hit: similarity alone yields to a fallback that finds one.
+
+    A misspelt word can make a message most similar to another article's
+    (``unhaandled system error`` to ``unhandled cuda error``); the word read as
+    the KB spells it is precise evidence, the similarity is not.
+    """
+    return any(e.kind == "error" for e in match.evidence)
+
+
 def _event_blob(events: Sequence[Event]) -> str:
-    return "\n".join(f"{e.context}\n{e.text}\n{e.error_text}" for e in events)
+    """What the scanner reads of the events: their text, and wrapped messages unwrapped."""
+    return "\n".join(
+        f"{e.context}\n{e.text}\n{e.error_text}\n{unwrap(e.error_text) or ''}" for e in events
+    )
 
 
 def _score_event(

@@ -105,10 +105,13 @@ def _error_evidence(
     """Evidence of the error patterns that hit the error text, and the span they cover."""
     found = []
     covered: tuple[int, int] | None = None
+    unwrapped = unwrap(event.error_text)
     for sid in entry.error_sids:
         if sid not in hits:
             continue
-        span = index.first_span(sid, event.error_text)
+        span = index.first_span(sid, event.error_text) or (
+            unwrapped is not None and index.first_span(sid, unwrapped)
+        )
         if span:
             line = event.error_line_start + event.error_text.count("\n", 0, span[0])
             pattern = index.signatures[sid].pattern
@@ -116,6 +119,16 @@ def _error_evidence(
             low, high = covered or span
             covered = (min(low, span[0]), max(high, span[1]))
     return found, covered
+
+
+def unwrap(text: str) -> str | None:
+    """``text`` with its line breaks read as spaces, None if it has none.
+
+    Rich, Jupyter and terminals wrap a long message at their width (``...
+    before`` / ``starting a new one``). Each break becomes one space, so the
+    text keeps its length and a span found here is a span of ``text``.
+    """
+    return text.replace("\n", " ") if "\n" in text else None
 
 
 def _context_evidence(

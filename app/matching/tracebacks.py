@@ -13,6 +13,17 @@ one space, torchelastic's summary indents its embedded traceback by two, a
 user's paste may be indented or flattened. What counts is that source lines
 sit deeper than their ``File`` line and the exception line does not.
 Everything here is plain string methods over single lines: linear, no regex.
+
+IPython and Jupyter print the same traceback in their own shape (issue 18,
+shape 3): a dashed rule, ``ValueError        Traceback (most recent call
+last)`` without its colon, frames as ``File /p/x.py:553, in fn(*args)`` or
+``Cell In[3], line 5`` and a numbered source listing with a ``---->`` arrow.
+Rich (``rich.traceback``, used by accelerate, typer and many training CLIs)
+draws a box: ``╭── Traceback (most recent call last) ──╮``, frames as
+``│ /p/x.py:934 in fn │``, a listing with a ``❱`` arrow, ``╰──╯``, then the
+exception line. ``is_header``, ``parse_frame`` and ``_is_frame_detail`` read
+all three shapes, so a notebook's or a rich chain is one event with its
+frames, as a terminal's is.
 """
 
 from __future__ import annotations
@@ -39,7 +50,12 @@ STANDALONE_SUFFIXES = (
     "Fault",
     "Failed",
     "Timeout",
+    "Invalid",  # pyarrow.lib.ArrowInvalid, the error of datasets.map
 )
+IPYTHON_HEADER_TAIL = "Traceback (most recent call last)"
+RICH_SIDE = "│"
+RICH_BOX_TOP = "╭─"
+RICH_BOX_SIDES = "│╰"
 _LOG_LEVELS = ("INFO", "WARNING", "WARN", "ERROR", "DEBUG", "CRITICAL", "FATAL", "NOTICE")
 # A message never continues into a line that starts another event.
 _RECORD_STARTS = (
@@ -76,16 +92,35 @@ ExceptionBuilder = Callable[
 
 
 def is_header(text: str) -> bool:
-    """``Traceback (most recent call last):``, or the exception-group form of it."""
+    """``Traceback (most recent call last):``, the exception-group form, or IPython's."""
     stripped = text.strip()
-    return stripped.startswith(HEADER) or stripped.lstrip("+ ").startswith(GROUP_HEADER)
+    if stripped.startswith(HEADER) or stripped.lstrip("+ ").startswith(GROUP_HEADER):
+        return True
+    if stripped[:1] in RICH_BOX_TOP and IPYTHON_HEADER_TAIL in stripped:
+        return True
+    return _ipython_header(stripped)
+
+
+def _ipython_header(stripped: str) -> bool:
+    """``KeyError                      Traceback (most recent call last)``."""
+    name, _, rest = stripped.partition(" ")
+    return (
+        rest.strip() == IPYTHON_HEADER_TAIL
+        and rest.startswith("  ")
+        and bool(name)
+        and _is_dotted_identifier(name)
+    )
 
 
 def parse_frame(line: str) -> tuple[int, Frame] | None:
-    """``  File "p", line 3, in f`` -> (indent, Frame); faulthandler's ``line 3 in f`` is not."""
+    """``  File "p", line 3, in f`` -> (indent, Frame); faulthandler's ``line 3 in f`` is not.
+
+    IPython's ``File /p/x.py:553, in f(*args)`` and ``Cell In[3], line 5`` are frames too.
+    """
     body = line.lstrip()
     if not body.startswith('File "'):
-        return None
+        frame = _rich_frame(body) if body.startswith(RICH_SIDE) else _ipython_frame(body)
+        return None if frame is None else (len(line) - len(body), frame)
     close = body.find('", line ', 6)
     if close < 0:
         return None
@@ -95,6 +130,47 @@ def parse_frame(line: str) -> tuple[int, Frame] | None:
         return None
     function = rest[4:].strip() if rest else ""  # SyntaxError frames name no function
     return len(line) - len(body), Frame(path, int(number), function)
+
+
+def _rich_frame(body: str) -> Frame | None:
+    """Rich's frame line: ``│ /p/x.py:934 in fn │`` (a long path may push ``fn`` below)."""
+    inner = body.strip(RICH_SIDE + " ")
+    if RICH_SIDE in inner:  # a listing line: "│   934 │   │   assert ..."
+        return None
+    where, sep, function = inner.rpartition(" in")
+    if not sep:  # "in fn" wrapped onto the next line of the box
+        where, function = inner, ""
+    path, colon, number = where.rpartition(":")
+    if not colon or not number.isdigit() or " " in path or not _a_path(path):
+        return None
+    name = function.strip()
+    return (
+        Frame(path, int(number), name)
+        if not name or name.isidentifier() or name[:1] == "<"
+        else None
+    )
+
+
+def _a_path(text: str) -> bool:
+    return "/" in text or "\\" in text
+
+
+def _ipython_frame(body: str) -> Frame | None:
+    """IPython 8's frame lines: ``File /p/x.py:553, in f(*args)``, ``Cell In[3], line 5``."""
+    if body.startswith("Cell In["):
+        cell, sep, rest = body.partition("], line ")
+        number, _, function = rest.partition(", in ")
+        if not sep or not number.isdigit():
+            return None
+        return Frame(cell + "]", int(number), function.partition("(")[0] or "<module>")
+    if not body.startswith("File ") or ", in " not in body:
+        return None
+    where, _, function = body[5:].partition(", in ")
+    path, colon, number = where.rpartition(":")
+    if not colon or not number.isdigit() or not path or " " in path:
+        return None
+    name = function.partition("(")[0]
+    return Frame(path, int(number), name) if name.isidentifier() or name.startswith("<") else None
 
 
 def exception_head(text: str, *, standalone: bool) -> tuple[str, str] | None:
@@ -185,8 +261,9 @@ def _chained_header(view: View, index: int) -> int | None:
 
 
 def _skip_blank(view: View, index: int, limit: int = 2) -> int:
+    """Past blank lines and IPython's dashed rule before its header."""
     j = index
-    while j < len(view) and j - index < limit and not view.lines[j].strip():
+    while j < len(view) and j - index < limit and not view.lines[j].strip().strip("-"):
         j += 1
     return j
 
@@ -226,9 +303,17 @@ def _is_frame_detail(line: str, frame_indent: int | None) -> bool:
     if frame_indent is None:
         return False
     stripped = line.strip()
-    if stripped.startswith("[Previous line repeated"):
+    if stripped.startswith("[Previous line repeated") or _ipython_arrow(stripped):
+        return True
+    if stripped[:1] in RICH_BOX_SIDES:  # rich's listing, its wrapped names, its bottom edge
         return True
     return bool(stripped) and len(line) - len(line.lstrip()) > frame_indent
+
+
+def _ipython_arrow(stripped: str) -> bool:
+    """IPython's pointer into its source listing: ``----> 553 raise OSError(``."""
+    arrow = stripped.lstrip("-")
+    return len(arrow) < len(stripped) and arrow.startswith(">") and arrow[1:].lstrip()[:1].isdigit()
 
 
 def _exception_here(line: str, frame_indent: int | None) -> tuple[str, str] | None:

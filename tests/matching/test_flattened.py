@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.matching.flattened import looks_flattened, unflatten
+from app.matching.flattened import looks_flattened, unflatten, unfold_lines
+from app.matching.pipeline import MatchOptions, match_text
+from app.service.kb import LiveKb
 
 TRACEBACK = (
     "step 10 loss 1.2\n"
@@ -43,3 +45,44 @@ def test_an_exception_glued_to_its_source_line_starts_a_line(exception: str) -> 
 )
 def test_only_a_long_flat_body_with_a_traceback_looks_flattened(body: bytes) -> None:
     assert not looks_flattened(body)
+
+
+JOINED = (
+    'Traceback (most recent call last): File "/w/train.py", line 3, in <module> '
+    "out = torch.chunk(x, 2) RuntimeError: chunk expects at least a 1-dimensional tensor"
+)
+
+
+def test_a_traceback_joined_by_spaces_gets_its_lines_back() -> None:
+    lines, numbers = unfold_lines(["I got this: " + JOINED, "thanks"], [7, 8])
+    assert lines == [
+        "I got this:",
+        "Traceback (most recent call last):",
+        '  File "/w/train.py", line 3, in <module>',
+        "    out = torch.chunk(x, 2)",
+        "RuntimeError: chunk expects at least a 1-dimensional tensor",
+        "thanks",
+    ]
+    assert numbers == [7, 7, 7, 7, 7, 8]  # each piece keeps the pasted line's number
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Traceback (most recent call last): see the attached file",
+        'File "/w/train.py", line 3, in <module> RuntimeError: not after a header',
+        "RuntimeError: chunk expects at least a 1-dimensional tensor",
+    ],
+)
+def test_lines_that_are_no_joined_traceback_pass_unchanged(line: str) -> None:
+    assert unfold_lines([line], [1]) == ([line], [1])
+
+
+def test_a_joined_traceback_matches_and_its_page_shows_the_pasted_line(
+    repository_kb: LiveKb,
+) -> None:
+    result = match_text(JOINED, repository_kb.index, MatchOptions(windows=True))
+    assert result.top is not None
+    assert result.top.article_id == "ddp-scalar-chunk"
+    assert result.events[0].frames[0].function == "<module>"
+    assert [text for _, text in result.windows[result.top.event_index]] == [JOINED]

@@ -6,6 +6,8 @@ the way people paste them.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from app.matching.fragments import CLOSE_CAP, FOLDED_CAP, MESSAGE_CAP
@@ -22,6 +24,7 @@ SIZES = (
     "\tsize mismatch for lm_head.weight: copying a param with shape torch.Size([32001, 4096]) "
     "from checkpoint, the shape in current model is torch.Size([32000, 4096])."
 )
+KB_EXAMPLES = Path(__file__).resolve().parents[2] / "kb" / "examples"
 OOM = "CUDA out of memory. Tried to allocate 20.00 MiB. GPU 3 has a total capacity of 39.38 GiB"
 
 
@@ -64,6 +67,24 @@ def test_a_lower_cased_message_is_matched_at_low_confidence(repository_kb: LiveK
     assert top.score <= FOLDED_CAP
     assert top.confidence == "low"
     assert notes(top) == ["the message matched only when its case is ignored"]
+
+
+@pytest.mark.parametrize(
+    ("name", "article"),
+    [
+        ("evaluation_strategy", "trainingargs-evaluation-strategy"),
+        ("lora_rank", "hfargparser-unused-arguments"),
+    ],
+)
+def test_an_exclude_pattern_vetoes_a_lower_cased_match_too(
+    name: str, article: str, repository_kb: LiveKb
+) -> None:
+    """The general article steps aside for the rename it excludes, with case ignored as well."""
+    message = "Some specified arguments are not used by the HfArgumentParser"
+    line = f"ValueError: {message}: ['--{name}', '8']"
+    top = only(line.lower(), repository_kb)
+    assert top.article_id == article
+    assert top.score <= FOLDED_CAP
 
 
 def test_a_misspelt_word_is_read_as_the_kb_spells_it(repository_kb: LiveKb) -> None:
@@ -181,3 +202,99 @@ def test_the_compiler_wrapper_yields_to_the_error_it_wraps(repository_kb: LiveKb
     result = match_text(log, repository_kb.index)
     assert result.events[0].exception == "RuntimeError"
     assert result.events[1].consequence
+
+
+def ids(text: str, live: LiveKb) -> list[str]:
+    return [m.article_id for m in match_text(text, live.index).matches]
+
+
+@pytest.mark.parametrize(
+    ("paste", "article", "never"),
+    [
+        # gpu-xid-fallen-off-bus requires its context (an Xid in the kernel log)
+        (
+            "runtimeerror: cuda error: unspecified launch failure",
+            "unspecified-launch-failure",
+            "gpu-xid-fallen-off-bus",
+        ),
+        # trl-config-renamed-fields excludes the tokenizer keyword: its neighbour's case
+        (
+            "typeerror: sfttrainer.__init__() got an unexpected keyword argument 'tokenizer'",
+            "trainer-tokenizer-processing-class",
+            "trl-config-renamed-fields",
+        ),
+    ],
+)
+def test_a_lower_cased_line_keeps_the_required_context_and_the_excludes(
+    paste: str, article: str, never: str, repository_kb: LiveKb
+) -> None:
+    found = ids(paste, repository_kb)
+    assert found[0] == article
+    assert never not in found
+
+
+FLASH_UNDEFINED = (
+    "ImportError: /usr/local/lib/python3.10/dist-packages/flash_attn_2_cuda.cpython-310-x86_64"
+    "-linux-gnu.so: undeefined symbol: _ZN3c105ErrorC2ENS_14SourceLocationENSt7__cxx1112basic_"
+    "stringIcSt11char_traitsIcESaIcEEE"
+)
+
+
+def test_a_respelt_reading_keeps_the_lead_that_context_earned(repository_kb: LiveKb) -> None:
+    """Capping keeps the order: flash_attn's own article stays above the general one."""
+    found = ids(FLASH_UNDEFINED, repository_kb)
+    assert found[0] == "flash-attn-import"
+    assert "broken-install-undefined-symbol" not in found  # its exclude reads the respelt line
+
+
+def test_a_respelt_pattern_hit_beats_similarity_alone(repository_kb: LiveKb) -> None:
+    paste = (
+        "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/"
+        "NCCLUtils.hpp:275, unhaandled system error (run with NCCL_DEBUG=INFO for details), "
+        "NCCL version 2.18.1"
+    )
+    match = only(paste, repository_kb)
+    assert match.article_id == "nccl-system-error"
+    assert match.score <= CLOSE_CAP
+    assert any("unhaandled as unhandled" in hint for hint in notes(match))
+
+
+def test_a_wrapper_whose_wrapped_traceback_was_cut_is_a_medium_answer(
+    repository_kb: LiveKb,
+) -> None:
+    """mp.spawn's wrapper names the child's error below it; cut before that error, it is all."""
+    log = (KB_EXAMPLES / "store-barrier-timeout" / "torch1x-worker-count-4.log").read_text()
+    lines = log.split("\n")
+    cut = next(i for i, line in enumerate(lines) if line.startswith("RuntimeError: Timed out"))
+    whole, fragment = only(log, repository_kb), only("\n".join(lines[:cut]), repository_kb)
+    assert whole.article_id == "store-barrier-timeout"
+    assert fragment.article_id == "mp-spawn-errors"
+    assert fragment.confidence == "medium"
+    assert any("only its wrapper is" in hint for hint in notes(fragment))
+
+
+def test_a_lower_cased_line_does_not_bypass_context_required(repository_kb: LiveKb) -> None:
+    """unknown-model-type needs its context for a bare ``KeyError: '<name>'``, folded or not."""
+    exact = b"KeyError: 'llava_qwen'\n"
+    folded = b"keyerror: 'llava_qwen' when i start the training script\n"
+    for paste in (exact, folded):
+        ids = [m.article_id for m in match_text(paste, repository_kb.index).matches]
+        assert "unknown-model-type" not in ids
+
+
+def test_a_lower_cased_reading_still_honours_exclude_signatures(repository_kb: LiveKb) -> None:
+    """A -9 after a Slurm time limit is the scheduler's kill, not the OOM killer: vetoed."""
+    log = (
+        b"slurmstepd: error: *** JOB 771204 ON gpu-a17 CANCELLED AT 2026-11-20T23:59:58 "
+        b"DUE TO TIME LIMIT ***\n"
+        b"W1120 23:59:58.611000 51022 torch/distributed/elastic/multiprocessing/api.py:1028] "
+        b"Sending process 51091 closing signal SIGTERM\n"
+        b"E1121 00:00:28.702000 51022 torch/distributed/elastic/multiprocessing/api.py:1002] "
+        b"failed (exitcode: -9) local_rank: 1 (pid: 51091) of binary: /opt/venv/bin/python3\n"
+    )
+    ids = [m.article_id for m in match_text(log, repository_kb.index).matches]
+    assert "host-oom-killed-rank" not in ids
+    without_slurm = log.split(b"\n", 1)[1]
+    top = match_text(without_slurm, repository_kb.index).top
+    assert top is not None
+    assert top.article_id == "host-oom-killed-rank"

@@ -17,6 +17,7 @@ from app.matching.chat import as_printed
 from app.matching.events import extract_events
 from app.matching.inline import find_quoted
 from app.matching.pipeline import match_text
+from app.matching.tracebacks import is_header, parse_frame
 from app.service.kb import LiveKb
 
 CHUNK = "RuntimeError: chunk expects at least a 1-dimensional tensor"
@@ -259,3 +260,141 @@ def test_hostile_lines_are_read_in_linear_time(hostile: str) -> None:
     find_quoted(hostile)
     as_printed(hostile)
     assert time.perf_counter() - start < 0.5
+
+
+NOTEBOOK_CHAIN = "\n".join(
+    [
+        "---------------------------------------------------------------------------",
+        "ConnectionRefusedError                    Traceback (most recent call last)",
+        "File /opt/venv/lib/python3.11/site-packages/urllib3/connection.py:198, in _new_conn(self)",
+        "    197 try:",
+        "--> 198     sock = connection.create_connection(",
+        "    199         (self._dns_host, self.port),",
+        "",
+        "ConnectionRefusedError: [Errno 111] Connection refused",
+        "",
+        "The above exception was the direct cause of the following exception:",
+        "",
+        "---------------------------------------------------------------------------",
+        "ConnectionError                           Traceback (most recent call last)",
+        "Cell In[4], line 3",
+        "      1 from transformers import AutoConfig",
+        "----> 3 AutoConfig.from_pretrained('Qwen/Qwen2.5-0.5B')",
+        "",
+        "File /opt/venv/lib/python3.11/site-packages/requests/adapters.py:700, in send(self, "
+        "request, stream, timeout)",
+        "--> 700     raise ConnectionError(e, request=request)",
+        "",
+        "ConnectionError: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries "
+        "exceeded with url: /Qwen/Qwen2.5-0.5B/resolve/main/config.json (Caused by "
+        "NewConnectionError('Failed to establish a new connection: [Errno 111] Connection "
+        "refused'))",
+    ]
+)
+
+
+def test_an_ipython_chain_is_one_traceback_with_its_frames() -> None:
+    """A notebook prints the chain in its own shape: one event, cause first, frames kept."""
+    events = extract_events(NOTEBOOK_CHAIN.split("\n"))
+    assert [(e.exception, e.chain_depth, e.root_cause) for e in events] == [
+        ("ConnectionRefusedError", 0, True),
+        ("ConnectionError", 1, False),
+    ]
+    outer = next(e for e in events if e.exception == "ConnectionError")
+    assert [(f.path, f.lineno, f.function) for f in outer.frames] == [
+        ("Cell In[4]", 3, "<module>"),
+        ("/opt/venv/lib/python3.11/site-packages/requests/adapters.py", 700, "send"),
+    ]
+    assert "Max retries exceeded" in outer.error_text
+
+
+def test_an_ipython_chain_keeps_the_exclude_of_its_neighbour(repository_kb: LiveKb) -> None:
+    """The hub-offline article yields to max-retries when the chain says the network refused."""
+    result = match_text(NOTEBOOK_CHAIN, repository_kb.index)
+    assert top(NOTEBOOK_CHAIN, repository_kb) == "hub-connection-max-retries"
+    assert "hub-offline-local-entry" not in [m.article_id for m in result.matches]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "File is large, in my experience, so I split it",
+        "File /tmp/a b.py:3, in f()",
+        "Cell In[3] is where it fails",
+        "NOTE                      Traceback (most recent call last) follows",
+    ],
+)
+def test_prose_that_looks_like_ipython_is_no_frame_or_header(line: str) -> None:
+    assert parse_frame(line) is None
+    assert not is_header(line)
+
+
+@pytest.mark.parametrize(
+    "paste",
+    [
+        "pyarrow.lib.ArrowInvalid: Column 1 named input_ids expected length 2 but got length 4",
+        'raise pyarrow.lib.ArrowInvalid("Column 1 named input_ids expected length 2 but got '
+        'length 4")',
+        "map() fails with `pyarrow.lib.ArrowInvalid: Column 1 named input_ids expected length 2 "
+        "but got length 4` on my dataset",
+    ],
+)
+def test_pyarrow_s_invalid_is_an_exception_line_of_its_own(
+    paste: str, repository_kb: LiveKb
+) -> None:
+    """``ArrowInvalid`` ends in neither Error nor Exception, yet it is what datasets.map raises."""
+    result = match_text(paste, repository_kb.index)
+    assert result.events[0].exception == "pyarrow.lib.ArrowInvalid"
+    assert top(paste, repository_kb) == "datasets-arrow-invalid"
+
+
+RICH = "\n".join(
+    [
+        "╭───────────────────── Traceback (most recent call last) ──────────────────────╮",
+        "│ /home/u/train.py:353 in <module>                                             │",
+        "│                                                                              │",
+        "│ ❱ 353 │   main()                                                             │",
+        "│                                                                              │",
+        "│ /opt/conda/lib/python3.10/site-packages/torch/nn/parallel/distributed.py:1643 │",
+        "│ in forward                                                                   │",
+        "│ ❱ 1643 │   │   inputs, kwargs = self._pre_forward(*inputs, **kwargs)         │",
+        "╰──────────────────────────────────────────────────────────────────────────────╯",
+        "RuntimeError: Expected to have finished reduction in the prior iteration before",
+        "starting a new one. This error indicates that your module has parameters that",
+        "were not used in producing loss.",
+    ]
+)
+
+
+def test_a_rich_traceback_is_one_event_and_its_wrapped_message_matches(
+    repository_kb: LiveKb,
+) -> None:
+    """rich draws a box around the frames and wraps the message at the terminal's width."""
+    events = extract_events(RICH.split("\n"))
+    assert len(events) == 1
+    assert events[0].exception == "RuntimeError"
+    assert [(f.path, f.lineno) for f in events[0].frames] == [
+        ("/home/u/train.py", 353),
+        ("/opt/conda/lib/python3.10/site-packages/torch/nn/parallel/distributed.py", 1643),
+    ]
+    result = match_text(RICH, repository_kb.index)
+    assert result.top is not None
+    assert result.top.article_id == "ddp-unused-params"
+    assert any(e.kind == "error" for e in result.top.evidence)  # the unwrapped message hit
+
+
+def test_a_specialised_article_with_its_context_goes_above_the_general_one(
+    repository_kb: LiveKb,
+) -> None:
+    """A watchdog timeout is nccl-timeout's; beside RTX 4090s, rtx40-p2p-hang's (issue 18 rule)."""
+    watchdog = (
+        "[rank1]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 1] Watchdog caught collective operation "
+        "timeout: WorkNCCL(SeqNum=2, OpType=BROADCAST, NumelIn=2, NumelOut=2, "
+        "Timeout(ms)=600000) ran for 600124 milliseconds before timing out."
+    )
+    assert top(watchdog, repository_kb) == "nccl-timeout"
+    names = "GPU 0: NVIDIA GeForce RTX 4090\nGPU 1: NVIDIA GeForce RTX 4090\n"
+    result = match_text(names + watchdog, repository_kb.index)
+    ids = [m.article_id for m in result.matches]
+    assert ids[:2] == ["rtx40-p2p-hang", "nccl-timeout"]
+    assert result.matches[0].score > result.matches[1].score
