@@ -16,7 +16,6 @@ import hashlib
 import os
 import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import Any, Protocol
 
@@ -174,6 +173,8 @@ def compile_shards(
         shards.append(_loaded(blob))
     missing = [position for position, shard in enumerate(shards) if shard is None]
     if missing:
+        from concurrent.futures import ThreadPoolExecutor  # big KBs only: not at every start-up
+
         workers = max(1, min(len(missing), os.cpu_count() or 1))
         with ThreadPoolExecutor(max_workers=workers) as pool:  # Hyperscan lets go of the GIL
             built = pool.map(
