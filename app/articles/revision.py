@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 REVISION_FOLDERS = ("articles", "examples", "repros")
+Found = tuple[tuple[str, ...], os.DirEntry[str]]  # a file's path parts and its directory entry
 
 
 def kb_revision(root: Path) -> str:
@@ -23,7 +24,7 @@ def kb_revision(root: Path) -> str:
     digest = hashlib.sha256()
     base = os.fspath(root)
     for folder in REVISION_FOLDERS:
-        for parts in _files_under(base, (folder,)):
+        for parts in file_parts(base, (folder,)):
             relative = "/".join(parts)
             with open(os.path.join(base, relative), "rb") as handle:
                 body = handle.read()
@@ -32,13 +33,18 @@ def kb_revision(root: Path) -> str:
     return digest.hexdigest()
 
 
-def _files_under(base: str, prefix: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """Path parts of every file under ``base/prefix``, sorted; as ``os.walk`` finds them.
+def file_parts(base: str, prefix: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Path parts of every file under ``base/prefix``, sorted; as ``os.walk`` finds them."""
+    return [parts for parts, _ in file_entries(base, prefix)]
+
+
+def file_entries(base: str, prefix: tuple[str, ...]) -> list[Found]:
+    """(path parts, directory entry) of every file under ``base/prefix``, sorted by the parts.
 
     Folders that are symbolic links are not entered (``os.walk``'s default);
     a link to a file counts as that file, a dangling one does not.
     """
-    found: list[tuple[str, ...]] = []
+    found: list[Found] = []
     try:
         entries = list(os.scandir(os.path.join(base, *prefix)))
     except OSError:
@@ -46,7 +52,8 @@ def _files_under(base: str, prefix: tuple[str, ...]) -> list[tuple[str, ...]]:
     for entry in entries:
         if entry.is_dir():
             if entry.name != "__pycache__" and not entry.is_symlink():
-                found.extend(_files_under(base, (*prefix, entry.name)))
+                found.extend(file_entries(base, (*prefix, entry.name)))
         elif entry.is_file():
-            found.append((*prefix, entry.name))
-    return sorted(found)
+            found.append(((*prefix, entry.name), entry))
+    found.sort(key=lambda item: item[0])
+    return found

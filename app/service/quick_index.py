@@ -12,9 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.articles.revision import kb_revision
 from app.matching.index import IndexFormatError, SignatureIndex, index_key, load_index
 from app.matching.scanners import hyperscan_available
+from app.service.revision_memo import memo_revision
 from app.service.snapshot import read_verdict
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ def index_from_snapshot(root: Path, index_dir: Path) -> SignatureIndex | None:
     """The serialised index of a revision whose snapshot says it is clean, else None."""
     if not hyperscan_available():
         return None
-    revision = kb_revision(root)
+    revision = memo_revision(root, index_dir)
     if read_verdict(index_dir, revision) is None:
         return None
     path = index_dir / f"{index_key(revision)}.idx"
