@@ -35,6 +35,7 @@ from app.matching.scanners import (
     hyperscan_available,
     hyperscan_version,
     shard_count,
+    try_load,
 )
 
 if TYPE_CHECKING:  # the pydantic model: building an index needs it, loading one does not
@@ -254,16 +255,19 @@ def load_index(blob: bytes, revision: str) -> SignatureIndex:
         raise IndexFormatError("not an errkb index")
     start = len(FORMAT) + 8
     size = int.from_bytes(blob[len(FORMAT) : start], "big")
-    header = json.loads(blob[start : start + size])
-    if header["key"] != index_key(revision):
-        raise IndexFormatError(f"index key {header['key']} is not {index_key(revision)}")
-    scanner = _scanner_from(blob[start + size :], header)
-    return SignatureIndex(
-        revision=header["revision"],
-        articles={a["id"]: _entry_from_json(a) for a in header["articles"]},
-        signatures=tuple(Signature(**s) for s in header["signatures"]),
-        scanner=scanner,
-    )
+    try:
+        header = json.loads(blob[start : start + size])
+        if header["key"] != index_key(revision):
+            raise IndexFormatError(f"index key {header['key']} is not {index_key(revision)}")
+        scanner = _scanner_from(blob[start + size :], header)
+        return SignatureIndex(
+            revision=header["revision"],
+            articles={a["id"]: _entry_from_json(a) for a in header["articles"]},
+            signatures=tuple(Signature(**s) for s in header["signatures"]),
+            scanner=scanner,
+        )
+    except (KeyError, TypeError) as exc:  # a header cut short or from another errkb
+        raise IndexFormatError(f"unreadable index header: {type(exc).__name__}") from exc
 
 
 def _scanner_from(body: bytes, header: dict[str, Any]) -> Scanner:
@@ -277,11 +281,14 @@ def _scanner_from(body: bytes, header: dict[str, Any]) -> Scanner:
         offset += size
     if not blobs:
         return EmptyScanner()
+    loaded = [try_load(part) for part in blobs]
+    ready = [scanner for scanner in loaded if scanner is not None]
+    if len(ready) != len(loaded):
+        raise IndexFormatError("a database does not load (damaged, or another engine's)")
     if header["shards"] is None:
-        return HyperscanScanner.load(blobs[0])
+        return ready[0]
     groups = [tuple(int(sid) for sid in group) for group in header["shards"]]
-    loaded = [HyperscanScanner.load(part) for part in blobs]
-    return ShardedScanner(list(zip(loaded, groups, strict=True)))
+    return ShardedScanner(list(zip(ready, groups, strict=True)))
 
 
 def _entry_from_json(data: dict[str, Any]) -> ArticleEntry:

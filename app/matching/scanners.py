@@ -170,7 +170,7 @@ def compile_shards(
     shards: list[HyperscanScanner | None] = []
     for group in groups:
         blob = store.get(shard_key([patterns[i] for i in group])) if store else None
-        shards.append(_loaded(blob))
+        shards.append(try_load(blob))
     missing = [position for position, shard in enumerate(shards) if shard is None]
     if missing:
         from concurrent.futures import ThreadPoolExecutor  # big KBs only: not at every start-up
@@ -190,7 +190,7 @@ def compile_shards(
     return ShardedScanner([(s, tuple(g)) for s, g in zip(ready, groups, strict=True)])
 
 
-def _loaded(blob: bytes | None) -> HyperscanScanner | None:
+def try_load(blob: bytes | None) -> HyperscanScanner | None:
     """A stored shard, or None when there is none or Hyperscan refuses it (then it is rebuilt)."""
     if blob is None:
         return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from app.matching import scanners
-from app.matching.index import build_index, dump_index, load_index
+from app.matching.index import IndexFormatError, build_index, dump_index, load_index
 from app.matching.pipeline import MatchOptions, match_text
 from app.matching.scanners import HyperscanScanner, ShardedScanner
 from tests.matching.test_pipeline import article
@@ -101,3 +101,18 @@ def test_a_small_kb_stays_one_database() -> None:
     assert scanners.shard_count(scanners.SHARD_PATTERNS) == 1
     assert scanners.shard_count(scanners.SHARD_PATTERNS + 1) == 2
     assert isinstance(build_index(_articles(), "r").scanner, HyperscanScanner)
+
+
+@pytest.mark.usefixtures("small_shards")
+@pytest.mark.parametrize("damage", ["flip", "truncate", "header"])
+def test_a_damaged_index_file_is_refused_not_loaded(damage: str) -> None:
+    blob = dump_index(build_index(_articles(), "r"))
+    if damage == "flip":  # one byte inside the last database
+        middle = len(blob) - 200
+        blob = blob[:middle] + bytes([blob[middle] ^ 0xFF]) + blob[middle + 1 :]
+    elif damage == "truncate":
+        blob = blob[: len(blob) - 10]
+    else:
+        blob = blob.replace(b'"database_bytes"', b'"database_bytez"')
+    with pytest.raises(IndexFormatError):
+        load_index(blob, "r")
