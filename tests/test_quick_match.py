@@ -136,6 +136,20 @@ def test_calls_the_quick_path_is_unsure_of_go_to_typer(
     assert parse_call(args, env) is None
 
 
+def test_the_quick_path_knows_every_setting() -> None:
+    from app.cli.quick import SETTINGS_FIELDS
+    from app.settings import Settings
+
+    assert frozenset(Settings.model_fields) == SETTINGS_FIELDS
+
+
+def test_variables_that_are_no_setting_are_ignored_as_pydantic_settings_does() -> None:
+    env = {"ERRKB_URL": "http://errkb:8000", "ERRKB_LANG": "zh", "ERRKB_TAIL_BYTES": "x"}
+    call = parse_call(["log"], env)
+    assert call is not None
+    assert call.lang == "en"  # ERRKB_LANG is the client's, not ERRKB_DEFAULT_LANG
+
+
 def test_the_quick_path_reads_its_settings_like_pydantic_settings() -> None:
     env = {
         "ERRKB_KB_PATH": "/k",

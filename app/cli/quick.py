@@ -6,7 +6,7 @@ FILE`` with ``--json``, ``--lang``, ``--top`` and ``--kb``, is parsed here and
 answered as the typer command answers it: same output, same exit codes.
 Anything else returns None before doing anything and takes the typer path,
 so usage errors, ``--help`` and settings that must be validated keep their
-messages: an unusual argument, an ``ERRKB_*`` variable other than the three
+messages: an unusual argument, an ``ERRKB_*`` setting other than the three
 a match reads or ones any text satisfies, an output stream typer would
 re-encode.
 """
@@ -34,6 +34,21 @@ LANGS = ("en", "zh")  # Settings.default_lang
 # with only these in the environment, pydantic could not refuse it.
 READ = ("kb_path", "index_dir", "default_lang")
 ANY_TEXT = ("database_url", "host", "public_url")
+# Every Settings field (tests/test_quick_match.py keeps the list equal to the model's):
+# an ERRKB_* name that is none of them is ignored, as pydantic-settings ignores it
+# (the job hooks' ERRKB_URL, ERRKB_LANG, ERRKB_TAIL_BYTES); any other field must be
+# checked by pydantic, so its presence sends the call to typer.
+SETTINGS_FIELDS = frozenset(
+    (
+        *("database_url", "kb_path", "index_dir", "host", "port", "default_lang", "log_level"),
+        *("max_body_bytes", "max_text_bytes", "big_body_bytes", "big_match_slots"),
+        *("big_followers", "big_follower_max_bytes", "rate_limit_per_minute"),
+        *("rate_limit_burst", "trusted_proxies", "allowed_hosts", "https", "public_url"),
+        *("cache_seconds", "answer_seconds", "body_seconds", "docs", "retention_days"),
+        *("replicas", "stale_after_days", "stale_warn_days", "dryrun_days", "dryrun_max_loss"),
+        "echo_endpoint",
+    )
+)
 _ANSI = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")  # what click strips when not on a terminal
 
 
@@ -123,15 +138,18 @@ def _options(args: Sequence[str]) -> tuple[str, bool, dict[str, str]] | None:
 def _settings(environ: Mapping[str, str]) -> dict[str, str] | None:
     """The ``ERRKB_*`` values a match reads, when pydantic-settings would accept them all.
 
-    Names are case-insensitive there, as here; two spellings of one name, an
-    unknown or a checked setting, an empty path or a language it would refuse
-    leave the call to the typer path, which validates and explains.
+    Names are case-insensitive there, as here; two spellings of one name, a
+    setting pydantic checks, an empty path or a language it would refuse leave
+    the call to the typer path, which validates and explains. Names that are
+    no setting are ignored there and here.
     """
     found: dict[str, str] = {}
     for key, value in environ.items():
         if key[:6].upper() != "ERRKB_":
             continue
         name = key[6:].lower()
+        if name not in SETTINGS_FIELDS:
+            continue  # not a setting: pydantic-settings does not read it either
         if name in found or name not in READ + ANY_TEXT:
             return None
         found[name] = value
