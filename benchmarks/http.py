@@ -18,12 +18,15 @@ scenario runs for ``--seconds``:
 - ``1 MB logs``: unique, 2 connections, MB/s of request bodies; ``10 MB alone``: latency.
 
 Usage: ``python -m benchmarks.http [--seconds 10] [--baseline GIT_REF]
-[--rounds N]``; with ``--baseline`` the same scenarios also run against that
-commit, served from a temporary worktree in the same run. Both servers run at
-once and take turns, scenario by scenario, round by round (3 rounds by default,
-the order reversed every other round): run one after the other, the second
-column once came out 30 % faster on big logs only because the machine's
-neighbours had quietened, where interleaved runs found no difference.
+[--rounds N] [--workers 1 2] [--only unique]``; ``--workers`` serves this
+checkout once per count (``errkb serve --workers N``, not pinned to a core),
+``--only`` keeps the scenarios whose name holds that word; with ``--baseline``
+the same scenarios also run against that commit, served from a temporary
+worktree in the same run. Both servers run at once and take turns, scenario by
+scenario, round by round (3 rounds by default, the order reversed every other
+round): run one after the other, the second column once came out 30 % faster
+on big logs only because the machine's neighbours had quietened, where
+interleaved runs found no difference.
 """
 
 from __future__ import annotations
@@ -199,8 +202,11 @@ ONE_MB = "1 MB logs, unique, 2 connections"
 TEN_MB = "a 10 MB log alone (median of 5 a round, curl)"
 
 
-def serve(code: Path | None) -> Server:
-    """``errkb serve`` of this checkout, or of ``code``, on a fresh SQLite file, pinned to CPU 0."""
+def serve(code: Path | None, workers: int | None = None) -> Server:
+    """``errkb serve`` of this checkout, or of ``code``, on a fresh SQLite file, pinned to CPU 0.
+
+    With ``workers``, ``--workers N`` and no pinning: N processes need N cores.
+    """
     root = Path(tempfile.mkdtemp(prefix="errkb-bench-", dir=SCRATCH.name))
     env = {
         "ERRKB_RATE_LIMIT_PER_MINUTE": "0",
@@ -210,8 +216,9 @@ def serve(code: Path | None) -> Server:
     }
     if code is not None:
         env["PYTHONPATH"] = str(code)  # ahead of the editable install of this checkout
-    server = start(f"sqlite:///{root / 'bench.db'}", root, **env)
-    if _use_wrk():
+    serve_args = ("--workers", str(workers)) if workers else ()
+    server = start(f"sqlite:///{root / 'bench.db'}", root, serve_args, **env)
+    if _use_wrk() and not workers:
         subprocess.run(
             ["taskset", "-acp", "0", str(server.process.pid)], capture_output=True, check=False
         )
@@ -240,14 +247,22 @@ def _scenario(url: str, name: str, seconds: float) -> dict[str, float]:
     return asyncio.run(load(url, path, data, seconds, unique))
 
 
-def measure(codes: dict[str, Path | None], seconds: float, rounds: int) -> Runs:
+def measure(
+    codes: dict[str, Path | None],
+    seconds: float,
+    rounds: int,
+    workers: dict[str, int] | None = None,
+    only: str = "",
+) -> Runs:
     """Every scenario against every server, interleaved: round r runs the servers in turn,
     the order reversed every other round, so drift in the machine's load hits both columns.
     A figure is the median over the rounds (non-200 answers: the sum)."""
-    servers = {label: serve(code) for label, code in codes.items()}
+    counts = workers or {}
+    servers = {label: serve(code, counts.get(label)) for label, code in codes.items()}
     samples: dict[str, dict[str, list[dict[str, float]]]] = {label: {} for label in codes}
+    names = [*(scenario[0] for scenario in SCENARIOS), ONE_MB, TEN_MB]
     try:
-        for name in [*(scenario[0] for scenario in SCENARIOS), ONE_MB, TEN_MB]:
+        for name in [name for name in names if only in name]:
             for turn in range(rounds):
                 labels = list(servers) if turn % 2 == 0 else list(reversed(servers))
                 for label in labels:
@@ -322,14 +337,22 @@ def main() -> None:
         default=None,
         help="runs of each scenario a server (default 1, 3 with --baseline); figures are medians",
     )
+    parser.add_argument("--workers", type=int, nargs="*", help="serve with --workers N each")
+    parser.add_argument("--only", default="", help="scenarios whose name holds this text")
     args = parser.parse_args()
     rounds = args.rounds or (3 if args.baseline else 1)
     codes: dict[str, Path | None] = {"this checkout": None}
+    workers: dict[str, int] = {}
+    for count in args.workers or ():
+        label = f"this checkout, {count} worker(s)"
+        codes[label], workers[label] = None, count
+    if args.workers:
+        del codes["this checkout"]
     where = baseline_checkout(args.baseline) if args.baseline else None
     if args.baseline:
         codes[args.baseline] = where
     try:
-        report(measure(codes, args.seconds, rounds))
+        report(measure(codes, args.seconds, rounds, workers, args.only))
     finally:
         if where is not None:
             drop_checkout(where)

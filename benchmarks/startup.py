@@ -8,12 +8,15 @@ of them alike; both wall time and the child's CPU time (user + system) are
 reported, CPU time being the steadier one on a shared machine. Beside them
 ``python -c "import app"``: the floor any Python command pays.
 
-    python -m benchmarks.startup --baseline DIR [--articles 1000] [--rounds 3] [--runs 5]
+    python -m benchmarks.startup --baseline DIR [--articles N] [--rounds 3] [--runs 5] [--keep DIR]
 
 ``DIR`` holds another commit's tree (``git archive COMMIT | tar -x -C DIR``);
-it runs with this interpreter and packages. ``--articles N`` clones today's
-articles into a KB of N real-shaped ones (each clone's regexes get an
-optional literal suffix, so the index holds N articles' distinct patterns).
+it runs with this interpreter and packages. ``--articles N`` writes a KB of N
+real-shaped articles (``real_shaped.py``: today's, then clones with their own
+words, examples and repros).
+``--keep DIR`` keeps the cloned KB, the log and each side's index and snapshot
+in ``DIR`` between invocations (the first full load of 1,000 articles takes
+minutes on a shared machine); the untimed first run then only warms the cache.
 """
 
 from __future__ import annotations
@@ -21,7 +24,6 @@ from __future__ import annotations
 import argparse
 import os
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
@@ -29,7 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import yaml
+from benchmarks.real_shaped import real_shaped_kb
 
 ROOT = Path(__file__).resolve().parents[1]
 LOG_SOURCES = (
@@ -46,29 +48,6 @@ def ten_kb_log(folder: Path) -> Path:
     path = folder / "job-10k.log"
     path.write_bytes(cut)
     return path
-
-
-def cloned_kb(source: Path, target: Path, count: int) -> Path:
-    """A KB of ``count`` articles: today's, then clones with distinct regexes and ids."""
-    articles = sorted((source / "articles").glob("*.yaml"))
-    for folder in ("articles", "examples", "repros"):
-        (target / folder).mkdir(parents=True, exist_ok=True)
-    for number in range(count):
-        original = articles[number % len(articles)]
-        stem = original.stem if number < len(articles) else f"{original.stem}-c{number:05d}"
-        data = yaml.safe_load(original.read_text(encoding="utf-8"))
-        data["id"] = stem
-        if stem != original.stem:
-            for kind in ("error", "context"):
-                found = data["signatures"].get(kind) or []
-                data["signatures"][kind] = [f"{p}(?: clone {number})?" for p in found]
-        text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
-        (target / "articles" / f"{stem}.yaml").write_text(text, encoding="utf-8")
-        for folder in ("examples", "repros"):
-            copied = source / folder / original.stem
-            if copied.is_dir():
-                shutil.copytree(copied, target / folder / stem, dirs_exist_ok=True)
-    return target
 
 
 def timed(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
@@ -101,10 +80,15 @@ def main() -> None:
     parser.add_argument("--articles", type=int, default=0, help="clone the KB to N articles")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--keep", type=Path, help="work folder kept between invocations")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="errkb-startup-") as scratch:
-        work = Path(scratch)
-        kb = cloned_kb(ROOT / "kb", work / "kb", args.articles) if args.articles else ROOT / "kb"
+        work = args.keep or Path(scratch)
+        kb = work / "kb"
+        if not args.articles:
+            kb = ROOT / "kb"
+        elif not (kb / "articles").is_dir():
+            real_shaped_kb(ROOT / "kb", kb, args.articles)
         log = ten_kb_log(work)
         runs = sides(args.baseline, log, kb, work)
         for name, (command, cwd, env) in runs.items():  # warm the page cache, build caches

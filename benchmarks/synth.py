@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import random
 import re
 from collections.abc import Callable, Sequence
@@ -38,6 +39,9 @@ from benchmarks.vocab import (
 __all__ = ["KB_SIZES", "LOG_SIZES", "ensure_log", "kb_revision", "synthetic_kb"]
 
 KB_SIZES = (10, 100, 1_000, 10_000)
+# "real" in this variable: the KBs are real_shaped.py's (today's articles, then clones
+# with their own words) instead of the generated ones; probes inherit it (issue 23).
+KB_KIND_VARIABLE = "BENCH_KB"
 SEED = 20250601
 GENERATOR_VERSION = "synth-1"  # bump when the generator changes: cached indexes are keyed by it
 _SPECIAL = re.compile(r"([.^$*+?()\[\]{}|\\])")
@@ -207,8 +211,19 @@ def _all_articles(limit: int) -> tuple[Article, ...]:
     return tuple(articles)
 
 
+def kb_kind() -> str:
+    return "real" if os.environ.get(KB_KIND_VARIABLE) == "real" else "synth"
+
+
 def synthetic_kb(n: int) -> list[Article]:
-    """The first ``n`` articles (n >= 10): the ten real ones, then generated ones."""
+    """The first ``n`` articles (n >= 10): the ten real ones, then generated ones.
+
+    With ``BENCH_KB=real``: ``n`` real-shaped articles instead.
+    """
+    if kb_kind() == "real":
+        from benchmarks.real_shaped import real_shaped_articles
+
+        return real_shaped_articles(n)
     if n < len(REAL):
         raise ValueError(f"a synthetic KB has at least {len(REAL)} articles")
     return list(_all_articles(n))  # the generator's stream is the same whatever n
@@ -216,8 +231,10 @@ def synthetic_kb(n: int) -> list[Article]:
 
 def kb_revision(n: int) -> str:
     """The revision a synthetic KB's index is keyed by (N and the generator's version)."""
-    digest = hashlib.sha256(f"{GENERATOR_VERSION}/{SEED}/{n}".encode()).hexdigest()
-    return f"synth-n{n}-{digest}"
+    kind = kb_kind()
+    real = "/real" if kind == "real" else ""  # the synthetic KBs keep their cached indexes
+    digest = hashlib.sha256(f"{GENERATOR_VERSION}/{SEED}/{n}{real}".encode()).hexdigest()
+    return f"{kind}-n{n}-{digest}"
 
 
 def patterns_of(articles: Sequence[Article]) -> list[str]:

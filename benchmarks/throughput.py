@@ -12,6 +12,7 @@ match; ``fuzzcost.py`` times the fuzzy step per event.
     python -m benchmarks.throughput --quick     # N <= 1,000, logs <= 10 MB: ~20 s
     python -m benchmarks.throughput             # everything: ~2 min on 2 vCPUs
     python -m benchmarks.throughput --report benchmarks/.cache/throughput-full.json
+    python -m benchmarks.throughput --kb real -n 1000 10000   # real-shaped KBs (issue 23)
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import cProfile
 import datetime
 import io
 import json
+import os
 import pstats
 import re
 import statistics
@@ -37,7 +39,7 @@ from benchmarks.common import CACHE, REPO, Timing, machine, measure, once, pin_o
 from benchmarks.fuzzcost import fuzzy_costs
 from benchmarks.probes import load_cached
 from benchmarks.results import Cell, Results, load, save
-from benchmarks.synth import KB_SIZES, LOG_SIZES, ensure_log
+from benchmarks.synth import KB_KIND_VARIABLE, KB_SIZES, LOG_SIZES, ensure_log
 from benchmarks.throughput_report import report
 
 QUICK_NS = (10, 100, 1_000)
@@ -59,7 +61,11 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--profile", action="store_true", help="cProfile the largest match")
     parser.add_argument("--json", type=Path, help="save the results here (default .cache/)")
     parser.add_argument("--report", type=Path, help="only print the report of a saved run")
+    parser.add_argument(
+        "--kb", choices=("synth", "real"), default="synth", help="real: real-shaped articles"
+    )
     args = parser.parse_args(argv)
+    os.environ[KB_KIND_VARIABLE] = args.kb  # the probes (fresh processes) read it too
     names = args.sizes or (QUICK_SIZES if args.quick else list(LOG_SIZES))
     args.ns = sorted(args.n or (QUICK_NS if args.quick else KB_SIZES))
     args.size_list = sorted(LOG_SIZES[name] for name in names)

@@ -9,8 +9,6 @@ that need a usable KB or an ``KbInvalid`` error.
 
 from __future__ import annotations
 
-import hashlib
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,10 +19,9 @@ from pydantic import ValidationError
 from app.articles.lint import lint_articles
 from app.articles.model import Article
 from app.articles.problems import Problem, errors_in
+from app.articles.revision import kb_revision
 from app.articles.sources import ArticleSource, read_article_sources
 from app.errors import KbInvalid
-
-REVISION_FOLDERS = ("articles", "examples", "repros")
 
 
 @dataclass(frozen=True)
@@ -105,32 +102,3 @@ def _describe(err: Mapping[str, object]) -> str:
     if err["type"] == "extra_forbidden":
         return f"{where}: unknown key (typo? see kb/schema.json)"
     return f"{where}: {err['msg']}"
-
-
-def kb_revision(root: Path) -> str:
-    """Content hash of everything that defines the KB's behaviour.
-
-    ``os.walk`` rather than ``Path.rglob``: every ``errkb match`` computes it
-    to find its snapshot, over thousands of files at 1,000 articles. Files are
-    hashed in the order of their path parts, as ``sorted(rglob)`` gave.
-    """
-    digest = hashlib.sha256()
-    for folder in REVISION_FOLDERS:
-        for parts in _files_under(root, folder):
-            relative = "/".join(parts)
-            digest.update(relative.encode() + b"\0")
-            digest.update((root / relative).read_bytes() + b"\0")
-    return digest.hexdigest()
-
-
-def _files_under(root: Path, folder: str) -> list[tuple[str, ...]]:
-    """Path parts (``folder`` first) of every file under it, outside ``__pycache__``."""
-    found: list[tuple[str, ...]] = []
-    base = os.fspath(root)
-    for where, folders, files in os.walk(os.path.join(base, folder)):
-        folders[:] = [name for name in folders if name != "__pycache__"]
-        prefix = tuple(Path(os.path.relpath(where, base)).parts)
-        for name in files:
-            if os.path.isfile(os.path.join(where, name)):
-                found.append((*prefix, name))
-    return sorted(found)

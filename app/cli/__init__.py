@@ -1,68 +1,37 @@
-"""The ``errkb`` command, one module per command group.
+"""The ``errkb`` command: ``main`` is the console script's entry point.
 
 Exit codes, the same for every command: 0 success; 1 a negative answer (lint
 found errors, no article matched); 2 an error (bad usage, unreadable input,
-database down). ``main`` maps the error tree of ``app.errors`` to them in one
-place. The groups: ``knowledge`` (lint, match, schema), ``serving`` (config,
-serve, report, version), ``database`` (db ...), ``tokens`` (token ...),
-``writing`` (new, dryrun, feedback ...); ``verify`` lives in ``app.verify.cli``.
+database down). The command tree is typer's, in ``commands``; the common
+``errkb match FILE`` call takes a quick path (``quick``) that imports neither
+typer nor pydantic, because a job hook pays its start-up once per log
+(issue 23). This package imports nothing heavy itself: ``cli`` (the typer
+app) is loaded on first use.
 """
 
 from __future__ import annotations
 
 import sys
-
-import typer
-
-from app.cli import agents, database, knowledge, serving, tokens, writing
-from app.cli.common import EXIT_ERROR, EXIT_OK
-from app.errors import ErrkbError
-from app.verify.cli import verify_cli
-
-cli = typer.Typer(
-    name="errkb",
-    help="errkb: an error-signature knowledge base for training failures.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-cli.add_typer(database.db_cli, name="db")
-cli.add_typer(tokens.token_cli, name="token")
-
-# Top-level commands in the order ``errkb --help`` lists them.
-COMMANDS = (
-    ("config", serving.config),
-    ("lint", knowledge.lint),
-    ("match", knowledge.match),
-    ("schema", knowledge.schema),
-    ("serve", serving.serve),
-    ("report", serving.report),
-    ("run", serving.run),
-    ("mcp", agents.mcp),
-    ("version", serving.version),
-    ("new", writing.new_article),
-    ("dryrun", writing.dryrun),
-)
-# ``errkb run -- CMD ARGS``: the command's own options are not errkb's.
-_PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True}
-for _name, _command in COMMANDS:
-    cli.command(_name, context_settings=_PASS_THROUGH if _name == "run" else None)(_command)
-cli.add_typer(verify_cli, name="verify")
-cli.add_typer(writing.feedback_cli, name="feedback")
+from typing import Any
 
 
 def main() -> None:
-    """Entry point of the console script; maps errkb's errors to exit codes."""
-    try:
-        code = cli(standalone_mode=False)
-    except ErrkbError as exc:
-        typer.echo(f"errkb: {exc}", err=True)
-        sys.exit(EXIT_ERROR)
-    except typer.TyperException as exc:  # usage errors: unknown command, bad option
-        show = getattr(exc, "show", None)
-        if callable(show):
-            show()
-        sys.exit(EXIT_ERROR)
-    except (typer.Abort, KeyboardInterrupt):
-        sys.exit(EXIT_ERROR)
-    sys.exit(code if isinstance(code, int) else EXIT_OK)
+    """Entry point of the console script."""
+    if sys.argv[1:2] == ["match"]:
+        from app.cli.quick import quick_match
+
+        code = quick_match(sys.argv[2:])
+        if code is not None:
+            sys.exit(code)
+    from app.cli.commands import run
+
+    run()
+
+
+def __getattr__(name: str) -> Any:
+    """``from app.cli import cli``: the typer app, imported when asked for."""
+    if name == "cli":
+        from app.cli.commands import cli
+
+        return cli
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

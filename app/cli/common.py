@@ -8,17 +8,26 @@ never echoed (target D7).
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from pydantic import ValidationError
 
-from app.errors import ConfigError, InputError
+from app.cli.basics import EXIT_ERROR, EXIT_NEGATIVE, EXIT_OK, read_input
+from app.errors import ConfigError
 from app.settings import Settings
 
-EXIT_OK, EXIT_NEGATIVE, EXIT_ERROR = 0, 1, 2
+__all__ = [
+    "EXIT_ERROR",
+    "EXIT_NEGATIVE",
+    "EXIT_OK",
+    "KbOption",
+    "UrlOption",
+    "database_url_from",
+    "read_input",
+    "settings_from",
+]
 
 KbOption = Annotated[
     Path | None, typer.Option("--kb", help="KB folder (default: ERRKB_KB_PATH or ./kb).")
@@ -49,11 +58,3 @@ def _invalid_fields(exc: ValidationError) -> str:
 def database_url_from(override: str | None) -> str:
     """The database URL (a secret: it may hold a password, target D7)."""
     return settings_from(database_url=override).database_url.get_secret_value()
-
-
-def read_input(file: str) -> bytes:
-    """The file's bytes, or stdin's for ``-``."""
-    try:
-        return sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read {file}: {exc.strerror}") from exc

@@ -21,7 +21,8 @@ from app.cli.common import (
 )
 from app.matching.pipeline import MatchOptions, match_text
 from app.matching.render import render_text
-from app.service.kb import LiveKb, prepare_kb, prepare_valid_kb
+from app.service.kb import LiveKb, prepare_kb
+from app.service.quick_index import index_to_match
 from app.settings import Settings
 
 
@@ -70,6 +71,8 @@ def _stale_articles(settings: Settings, live: LiveKb) -> list[Problem]:
     return stale_warnings(states, live, warn_days=settings.stale_warn_days)
 
 
+# The common call is answered by ``app.cli.quick`` without typer: keep the two alike
+# (tests/test_quick_match.py compares them byte for byte).
 def match(
     file: Annotated[str, typer.Argument(help="Log or traceback file; - reads stdin.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON result.")] = False,
@@ -80,11 +83,9 @@ def match(
     """Match a traceback or a job log; exit 0 when a known article matched, 1 when none did."""
     settings = settings_from(kb_path=kb)
     data = read_input(file)
-    live = prepare_valid_kb(
-        settings.kb_path, index_dir=settings.index_dir, self_tests=False, snapshot=True, warm=False
-    )
+    index = index_to_match(settings.kb_path, settings.index_dir)
     chosen = lang or settings.default_lang
-    result = match_text(data, live.index, MatchOptions(lang=chosen, top_k=top))
+    result = match_text(data, index, MatchOptions(lang=chosen, top_k=top))
     if as_json:
         typer.echo(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
     else:

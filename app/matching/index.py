@@ -12,27 +12,38 @@ the serialised form in milliseconds (performance note, section 7).
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import re2
 
-from app.articles.model import Article
 from app.articles.patterns import re2_options
 from app.matching.literals import vocabulary
 from app.matching.normalize import signature_text_for
 from app.matching.scanners import (
+    RE2_SET_MAX_MEM,
+    CompiledStore,
     EmptyScanner,
     HyperscanScanner,
     Scanner,
+    ShardedScanner,
     compile_scanner,
+    compile_shards,
+    hyperscan_available,
     hyperscan_version,
+    shard_count,
+    try_load,
 )
 
+if TYPE_CHECKING:  # the pydantic model: building an index needs it, loading one does not
+    from app.articles.model import Article
+
 SignatureKind = Literal["error", "context", "exclude"]
-FORMAT = b"ERRKB-INDEX-1\n"
+FOLDED_CHUNK = 64  # error patterns per case-folded RE2 set: one compile holds the GIL
+FORMAT = b"ERRKB-INDEX-2\n"
 
 
 @dataclass(frozen=True)
@@ -100,20 +111,29 @@ class SignatureIndex:
 
     @cached_property
     def folded_errors(self) -> tuple[Any, tuple[int, ...]]:
-        """An RE2 set of every error pattern without case, and the sid of each entry.
+        """RE2 sets of every error pattern without case, and the sid of each entry.
 
         Built on first use: only a paste that nothing matched and that was
-        lower-cased asks for it (``fragments.py``).
+        lower-cased asks for it (``fragments.py``); ``warm_up`` asks at start-up
+        and reload. RE2 holds the GIL while it compiles a set, which stalled
+        the event loop 0.3 s during a reload of 146 articles (issue 23), so
+        the patterns go into sets of ``FOLDED_CHUNK``: each compile is short.
         """
         options = re2_options()
         options.case_sensitive = False
-        folded = re2.Set.SearchSet(options)
+        options.max_mem = RE2_SET_MAX_MEM  # thousands of patterns: 64 MiB was too little
         sids = tuple(s.sid for s in self.signatures if s.kind == "error")
-        for sid in sids:
-            folded.Add(self.signatures[sid].pattern)
-        if sids:
-            folded.Compile()
-        return folded, sids
+        chunks = []
+        for start in range(0, len(sids), FOLDED_CHUNK):
+            folded = re2.Set.SearchSet(options)
+            for sid in sids[start : start + FOLDED_CHUNK]:
+                folded.Add(self.signatures[sid].pattern)
+            try:
+                folded.Compile()
+            except re2.error:  # beyond RE2's budget: no case-folded fallback, never a crash
+                return FoldedSets(()), ()
+            chunks.append((folded, start))
+        return FoldedSets(tuple(chunks)), sids
 
     @cached_property
     def error_words(self) -> tuple[str, ...]:
@@ -130,13 +150,34 @@ class SignatureIndex:
         return {key: tuple(ids) for key, ids in table.items()}
 
 
+@dataclass(frozen=True)
+class FoldedSets:
+    """Several RE2 sets answering as one: ``Match`` gives positions in the whole list."""
+
+    chunks: tuple[tuple[Any, int], ...]  # (set, position of its first pattern)
+
+    def Match(self, data: bytes) -> list[int] | None:
+        hits = [start + hit for folded, start in self.chunks for hit in folded.Match(data) or ()]
+        return hits or None
+
+
 def short_exception(name: str) -> str:
     """``torch.OutOfMemoryError`` and ``OutOfMemoryError`` block together."""
     return name.rsplit(".", 1)[-1]
 
 
-def build_index(articles: Iterable[Article], revision: str, engine: str = "auto") -> SignatureIndex:
-    """Compile every signature of ``articles`` into one scanner (seconds for 10,000)."""
+def build_index(
+    articles: Iterable[Article],
+    revision: str,
+    engine: str = "auto",
+    store: CompiledStore | None = None,
+) -> SignatureIndex:
+    """Compile every signature of ``articles`` into one scanner (seconds for 10,000).
+
+    A KB of more than ``SHARD_PATTERNS`` patterns compiles as shards: each
+    article's patterns go to the shard its id hashes to, so editing one
+    article changes one shard, and ``store`` hands back the others compiled.
+    """
     signatures: list[Signature] = []
     entries: dict[str, ArticleEntry] = {}
     for article in articles:
@@ -146,7 +187,15 @@ def build_index(articles: Iterable[Article], revision: str, engine: str = "auto"
             signatures.append(Signature(sid, article.id, kind, position, pattern))  # type: ignore[arg-type]
             sids[kind].append(sid)  # type: ignore[index]
         entries[article.id] = _entry(article, sids)
-    scanner = compile_scanner([s.pattern for s in signatures], engine)
+    patterns = [s.pattern for s in signatures]
+    shards = shard_count(len(patterns))
+    if shards > 1 and engine != "re2" and hyperscan_available():
+        groups: list[list[int]] = [[] for _ in range(shards)]
+        for signature in signatures:
+            groups[zlib.crc32(signature.article_id.encode()) % shards].append(signature.sid)
+        scanner: Scanner = compile_shards(patterns, [g for g in groups if g], store)
+    else:
+        scanner = compile_scanner(patterns, engine)
     return SignatureIndex(revision, entries, tuple(signatures), scanner)
 
 
@@ -178,17 +227,26 @@ def index_key(revision: str) -> str:
 
 def dump_index(index: SignatureIndex) -> bytes:
     """Serialise a Hyperscan-backed index (the RE2 fallback is rebuilt instead)."""
-    if not isinstance(index.scanner, HyperscanScanner | EmptyScanner):
+    scanner = index.scanner
+    if not isinstance(scanner, HyperscanScanner | ShardedScanner | EmptyScanner):
         raise IndexFormatError("only Hyperscan indexes are serialised")
+    blobs: list[bytes] = []
+    groups: list[list[int]] | None = None
+    if isinstance(scanner, HyperscanScanner):
+        blobs = [scanner.dump()]
+    elif isinstance(scanner, ShardedScanner):
+        blobs = [shard.dump() for shard, _ in scanner.shards]
+        groups = [list(sids) for _, sids in scanner.shards]
     header = {
         "key": index_key(index.revision),
         "revision": index.revision,
         "articles": [asdict(entry) for entry in index.articles.values()],
         "signatures": [asdict(signature) for signature in index.signatures],
+        "shards": groups,  # None: one database over every signature id
+        "database_bytes": [len(blob) for blob in blobs],
     }
-    body = index.scanner.dump() if isinstance(index.scanner, HyperscanScanner) else b""
     encoded = json.dumps(header, ensure_ascii=False).encode()
-    return FORMAT + len(encoded).to_bytes(8, "big") + encoded + body
+    return FORMAT + len(encoded).to_bytes(8, "big") + encoded + b"".join(blobs)
 
 
 def load_index(blob: bytes, revision: str) -> SignatureIndex:
@@ -197,17 +255,40 @@ def load_index(blob: bytes, revision: str) -> SignatureIndex:
         raise IndexFormatError("not an errkb index")
     start = len(FORMAT) + 8
     size = int.from_bytes(blob[len(FORMAT) : start], "big")
-    header = json.loads(blob[start : start + size])
-    if header["key"] != index_key(revision):
-        raise IndexFormatError(f"index key {header['key']} is not {index_key(revision)}")
-    body = blob[start + size :]
-    scanner: Scanner = HyperscanScanner.load(body) if body else EmptyScanner()
-    return SignatureIndex(
-        revision=header["revision"],
-        articles={a["id"]: _entry_from_json(a) for a in header["articles"]},
-        signatures=tuple(Signature(**s) for s in header["signatures"]),
-        scanner=scanner,
-    )
+    try:
+        header = json.loads(blob[start : start + size])
+        if header["key"] != index_key(revision):
+            raise IndexFormatError(f"index key {header['key']} is not {index_key(revision)}")
+        scanner = _scanner_from(blob[start + size :], header)
+        return SignatureIndex(
+            revision=header["revision"],
+            articles={a["id"]: _entry_from_json(a) for a in header["articles"]},
+            signatures=tuple(Signature(**s) for s in header["signatures"]),
+            scanner=scanner,
+        )
+    except (KeyError, TypeError) as exc:  # a header cut short or from another errkb
+        raise IndexFormatError(f"unreadable index header: {type(exc).__name__}") from exc
+
+
+def _scanner_from(body: bytes, header: dict[str, Any]) -> Scanner:
+    """The database(s) after the header: none, one, or one per shard with its signature ids."""
+    sizes = [int(size) for size in header["database_bytes"]]
+    if sum(sizes) != len(body):
+        raise IndexFormatError("the databases are cut short or too long")
+    blobs, offset = [], 0
+    for size in sizes:
+        blobs.append(body[offset : offset + size])
+        offset += size
+    if not blobs:
+        return EmptyScanner()
+    loaded = [try_load(part) for part in blobs]
+    ready = [scanner for scanner in loaded if scanner is not None]
+    if len(ready) != len(loaded):
+        raise IndexFormatError("a database does not load (damaged, or another engine's)")
+    if header["shards"] is None:
+        return ready[0]
+    groups = [tuple(int(sid) for sid in group) for group in header["shards"]]
+    return ShardedScanner(list(zip(ready, groups, strict=True)))
 
 
 def _entry_from_json(data: dict[str, Any]) -> ArticleEntry:

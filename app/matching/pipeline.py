@@ -35,7 +35,7 @@ from app.matching.fuzzy import candidates, similarities
 from app.matching.index import SignatureIndex
 from app.matching.normalize import signature_text
 from app.matching.rank import DEFAULT_THRESHOLD, Scored, confidence_of, score_article, unwrap
-from app.matching.redact import redact
+from app.matching.redact import compile_rules, redact
 from app.matching.result import InputStats, Match, MatchResult
 from app.matching.windows import Window, evidence_windows
 
@@ -112,7 +112,14 @@ def _lines(
 WARM_UP_LOG = (
     "torch==2.4.0\n[rank0]: Traceback (most recent call last):\n"
     '[rank0]:   File "/w/train.py", line 1, in <module>\n'
-    "[rank0]: RuntimeError: warm-up of every stage (HF_TOKEN=hf_0000000000000000000000000000000000)"
+    "[rank0]: RuntimeError: warm-up of every stage "
+    "(HF_TOKEN=hf_0000000000000000000000000000000000)\n"
+    # What most job logs carry, so the first request finds the redaction rules' lazily
+    # built automata (RE2 DFAs) for it ready: URLs, key=value pairs, home paths, progress bars.
+    "see https://pytorch.org/docs/stable/notes/cuda.html#environment-variables for details\n"
+    "step=120 loss=2.3041 lr=0.0003 grad_norm=1.25 batch_size=32 tokens_per_s=18234.5\n"
+    "loading /home/user/.cache/huggingface/hub/models--org--model/snapshots/abc123/config.json\n"
+    " 45%|████▌     | 4506/10000 [12:06<09:12,  1.99it/s]\n"
 )
 
 
@@ -123,6 +130,7 @@ def warm_up(index: SignatureIndex) -> None:
     index's lookup tables; the rest is per signature and costs microseconds.
     """
     index.by_exception  # noqa: B018 - computed once, here
+    compile_rules()  # a one-shot ``errkb match`` compiles only the rules that fire
     match_text(WARM_UP_LOG, index)
 
 

@@ -15,9 +15,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from packaging.specifiers import InvalidSpecifier, SpecifierSet
-from packaging.version import InvalidVersion, Version
-
 from app.matching.events_model import Event
 from app.matching.index import ArticleEntry, SignatureIndex
 from app.matching.result import Confidence, Evidence
@@ -185,16 +182,30 @@ def _version_evidence(
     to lower the score.
     """
     lines = (event.error_line_start, event.error_line_end)
-    found = []
+    found: list[Evidence] = []
     for package, spec in entry.affects:
         version = versions.get(package)
         if version is None:
             continue
-        try:
-            inside = SpecifierSet(spec).contains(Version(version), prereleases=True)
-        except (InvalidSpecifier, InvalidVersion):
+        inside = _inside(spec, version)
+        if inside is None:
             continue
         where = "inside" if inside else "outside"
         hint = f"{where} affected range: {package} {version} vs {spec}"
         found.append(Evidence("environment", f"{package}{spec}", *lines, hint))
     return sorted(found, key=lambda e: not e.hint.startswith("outside"))
+
+
+def _inside(spec: str, version: str) -> bool | None:
+    """Whether ``version`` is in ``spec``; None when either does not parse.
+
+    ``packaging`` is imported here, not at the top: most logs name no version,
+    and a one-shot ``errkb match`` should not pay for it (issue 23).
+    """
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return SpecifierSet(spec).contains(Version(version), prereleases=True)
+    except (InvalidSpecifier, InvalidVersion):
+        return None

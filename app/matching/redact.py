@@ -85,7 +85,7 @@ class _Pass:
 @dataclass(frozen=True, slots=True)
 class _Engine:
     rules: tuple[RedactRule, ...]
-    regexes: tuple[Any, ...]  # one compiled re2 pattern per rule
+    regexes: list[Any]  # one compiled re2 pattern per rule, compiled when it first fires
     line_set: Any  # re2.Set: one-line rules, multi-line triggers, placeholders
     set_rules: tuple[int, ...]  # set index -> rule index (or _PLACEHOLDER)
     placeholder: Any
@@ -130,18 +130,87 @@ def _passes(engine: _Engine, text: str, block_chars: int) -> Redacted:
 
 @cache
 def _engine() -> _Engine:
-    """Compile the table once, on first use (nothing happens at import)."""
+    """Compile the table once, on first use (nothing happens at import).
+
+    The set holds each one-line rule's pattern ``loosened``: it only says
+    which rules to run on a block, and the loose form fires wherever the
+    exact one does, at a quarter of the compile time. Each rule's exact regex
+    is compiled when the rule first fires (``_rule_regex``): most logs fire
+    few rules, and a one-shot ``errkb match`` would otherwise compile all of
+    them (issue 23); the tests compile every exact pattern (test A11) and
+    check the loose forms (``test_redact_loosened.py``). Multi-line rules,
+    whose trigger is not a loose form of their pattern, compile here.
+    """
     line_set = re2.Set.SearchSet(_options(SET_MAX_MEM))
     set_rules: list[int] = []
     for index, rule in enumerate(RULES):
-        _add(line_set, rule.trigger if rule.multiline else rule.pattern, rule.id)
+        _add(line_set, rule.trigger if rule.multiline else loosened(rule.pattern), rule.id)
         set_rules.append(index)
     _add(line_set, PLACEHOLDER_PATTERN, "placeholder")
     set_rules.append(_PLACEHOLDER)
     line_set.Compile()
-    regexes = tuple(_compile(rule.pattern, rule.id) for rule in RULES)
     placeholder = _compile(PLACEHOLDER_PATTERN, "placeholder")
+    regexes = [_compile(rule.pattern, rule.id) if rule.multiline else None for rule in RULES]
     return _Engine(RULES, regexes, line_set, tuple(set_rules), placeholder)
+
+
+_BOUNDED_REPEAT = re.compile(r"\{(\d+),\d+\}")
+_POSIX_CLASS = re.compile(r"\[:\^?[a-z]+:\]")
+
+
+def loosened(pattern: str) -> str:
+    """``pattern`` with every bounded repeat ``{m,n}`` opened to ``{m,}``: a superset.
+
+    ``x{m,n}`` matches a subset of what ``x{m,}`` matches, and every regex
+    operator keeps that order, so wherever ``pattern`` matches, the loose
+    form matches too. RE2 unrolls ``{8,1000}`` into a thousand states; the
+    open form is ``m`` states and a loop. Escapes (``\\{``, ``\\x{41}``,
+    ``\\Q...\\E``) and character classes are copied as they are.
+    """
+    out: list[str] = []
+    position, size, in_class = 0, len(pattern), False
+    while position < size:
+        char = pattern[position]
+        if pattern.startswith("\\Q", position):
+            end = pattern.find("\\E", position + 2)
+            end = size if end < 0 else end + 2
+        elif char == "\\":
+            end = position + 2
+        elif in_class:
+            posix = _POSIX_CLASS.match(pattern, position)  # [:alpha:] inside a class
+            end = posix.end() if posix else position + 1
+            in_class = posix is not None or char != "]"
+        elif char == "[":
+            in_class = True
+            end = position + 1
+            end += pattern.startswith("^", end)
+            end += pattern.startswith("]", end)  # a leading ] is a literal
+        else:
+            repeat = _BOUNDED_REPEAT.match(pattern, position) if char == "{" else None
+            if repeat:
+                out.append(f"{{{repeat.group(1)},}}")
+                position = repeat.end()
+                continue
+            end = position + 1
+        out.append(pattern[position:end])
+        position = end
+    return "".join(out)
+
+
+def compile_rules() -> None:
+    """Compile every rule's regex now: a server's start-up pays it, not its first requests."""
+    engine = _engine()
+    for index in range(len(engine.rules)):
+        _rule_regex(engine, index)
+
+
+def _rule_regex(engine: _Engine, index: int) -> Any:
+    """Rule ``index``'s compiled regex; two threads compiling it at once store equal ones."""
+    regex = engine.regexes[index]
+    if regex is None:
+        rule = engine.rules[index]
+        regex = engine.regexes[index] = _compile(rule.pattern, rule.id)
+    return regex
 
 
 def _options(max_mem: int) -> Any:
@@ -237,14 +306,14 @@ def _find(
             if index != _PLACEHOLDER and engine.rules[index].multiline:
                 multiline_from.setdefault(index, start)
                 continue
-            regex = engine.placeholder if index == _PLACEHOLDER else engine.regexes[index]
+            regex = engine.placeholder if index == _PLACEHOLDER else _rule_regex(engine, index)
             rule = None if index == _PLACEHOLDER else engine.rules[index]
             subject = data if block.isascii() else block
             found.setdefault(index, []).extend(_spans(regex, rule, block, subject, start))
     for index, start in sorted(multiline_from.items()):
         rest = text[start:]
         subject = rest.encode() if rest.isascii() else rest
-        found[index] = _spans(engine.regexes[index], engine.rules[index], rest, subject, start)
+        found[index] = _spans(_rule_regex(engine, index), engine.rules[index], rest, subject, start)
     return found
 
 

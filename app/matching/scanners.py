@@ -12,8 +12,11 @@ megabytes after a build slow, so the pipeline only hands it bounded excerpts.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import threading
 from collections.abc import Sequence
+from functools import cache
 from typing import Any, Protocol
 
 import re2
@@ -27,6 +30,12 @@ except ImportError:  # pragma: no cover - exercised by forcing engine="re2"
     hyperscan = None
 
 RE2_SET_MAX_MEM = 1 << 30
+# Past this many patterns a KB compiles as several Hyperscan databases (shards),
+# compiled in parallel and each reusable while its articles do not change. Each
+# shard is one more scan per request (10 MB: 4 shards of 2,100 patterns scanned
+# in 3.9x one database's time, benchmarks/scale.py), so shards stay big: a KB
+# of today's size (1,221 patterns) or of 1,000 articles is one database.
+SHARD_PATTERNS = 16384
 
 
 class Scanner(Protocol):
@@ -41,8 +50,9 @@ def hyperscan_available() -> bool:
     return hyperscan is not None
 
 
+@cache
 def hyperscan_version() -> str:
-    """The bundled engine's version, part of the serialised index's key."""
+    """The bundled engine's version, part of the serialised index's key (asked once)."""
     if hyperscan is None:
         return "none"
     database = hyperscan.Database()
@@ -106,6 +116,88 @@ class HyperscanScanner:
 
         self._database.scan(data, match_event_handler=on_match, scratch=self._scratch.get())
         return frozenset(hits)
+
+
+class CompiledStore(Protocol):
+    """Compiled shard databases kept between builds, by ``shard_key`` (the caller does the IO)."""
+
+    def get(self, key: str) -> bytes | None: ...
+
+    def put(self, key: str, blob: bytes) -> None: ...
+
+
+class ShardedScanner:
+    """Several Hyperscan databases; each maps its own ids back to the index's signature ids.
+
+    A KB of 10,000 articles has some 26,000 patterns: one database takes
+    30-60 s to compile on one core. Shards compile on every core at once, and
+    one whose patterns did not change is loaded from the ``CompiledStore``
+    instead (issue 23). The price is one scan per shard.
+    """
+
+    engine = "hyperscan"
+
+    def __init__(self, shards: Sequence[tuple[HyperscanScanner, tuple[int, ...]]]) -> None:
+        self.shards = tuple(shards)
+
+    def scan(self, data: bytes) -> frozenset[int]:
+        hits: set[int] = set()
+        for scanner, sids in self.shards:
+            hits.update(sids[local] for local in scanner.scan(data))
+        return frozenset(hits)
+
+
+def shard_count(patterns: int) -> int:
+    """How many shards a KB of this many patterns compiles as: 1, 2, 4, 8, ..."""
+    count = 1
+    while patterns > count * SHARD_PATTERNS:
+        count *= 2
+    return count
+
+
+def shard_key(patterns: Sequence[str]) -> str:
+    """What a compiled shard depends on: the engine's version and its patterns, in order."""
+    digest = hashlib.sha256(hyperscan_version().encode())
+    for pattern in patterns:
+        digest.update(b"\0" + pattern.encode())
+    return digest.hexdigest()[:40]
+
+
+def compile_shards(
+    patterns: Sequence[str], groups: Sequence[Sequence[int]], store: CompiledStore | None = None
+) -> ShardedScanner:
+    """One database per group of pattern ids; stored ones are loaded, the rest compiled at once."""
+    shards: list[HyperscanScanner | None] = []
+    for group in groups:
+        blob = store.get(shard_key([patterns[i] for i in group])) if store else None
+        shards.append(try_load(blob))
+    missing = [position for position, shard in enumerate(shards) if shard is None]
+    if missing:
+        from concurrent.futures import ThreadPoolExecutor  # big KBs only: not at every start-up
+
+        workers = max(1, min(len(missing), os.cpu_count() or 1))
+        with ThreadPoolExecutor(max_workers=workers) as pool:  # Hyperscan lets go of the GIL
+            built = pool.map(
+                lambda p: HyperscanScanner.compile([patterns[i] for i in groups[p]]), missing
+            )
+            for position, scanner in zip(missing, built, strict=True):
+                shards[position] = scanner
+                if store is not None:
+                    store.put(shard_key([patterns[i] for i in groups[position]]), scanner.dump())
+    ready = [shard for shard in shards if shard is not None]
+    if len(ready) != len(groups):
+        raise RuntimeError("a shard was neither loaded nor compiled")
+    return ShardedScanner([(s, tuple(g)) for s, g in zip(ready, groups, strict=True)])
+
+
+def try_load(blob: bytes | None) -> HyperscanScanner | None:
+    """A stored shard, or None when there is none or Hyperscan refuses it (then it is rebuilt)."""
+    if blob is None:
+        return None
+    try:
+        return HyperscanScanner.load(blob)
+    except hyperscan.error:  # damaged, or another engine's: compile it again
+        return None
 
 
 class EmptyScanner:

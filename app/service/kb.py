@@ -15,9 +15,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.articles.load import KnowledgeBase, kb_revision, load_kb
+from app.articles.load import KnowledgeBase, load_kb
 from app.articles.model import Article
 from app.articles.problems import Problem, Severity, errors_in
+from app.articles.revision import kb_revision
 from app.errors import KbInvalid
 from app.matching.index import (
     IndexFormatError,
@@ -134,9 +135,29 @@ def index_for(kb: KnowledgeBase, index_dir: Path | None) -> SignatureIndex:
         return load_index(path.read_bytes(), kb.revision)
     except (OSError, IndexFormatError, ValueError) as exc:
         log.info("building the index for KB %s (%s)", kb.revision[:12], type(exc).__name__)
-    index = build_index(articles, kb.revision)
+    index = build_index(articles, kb.revision, store=ShardFiles(index_dir / "shards"))
     _save(path, dump_index(index))
     return index
+
+
+@dataclass(frozen=True)
+class ShardFiles:
+    """Compiled shards of big KBs, one file per shard key: a reload recompiles changed ones only.
+
+    A damaged file is refused by Hyperscan and compiled again; the key covers
+    the engine's version and the shard's patterns, so no other file is used.
+    """
+
+    folder: Path
+
+    def get(self, key: str) -> bytes | None:
+        try:
+            return (self.folder / f"{key}.hsdb").read_bytes()
+        except OSError:
+            return None
+
+    def put(self, key: str, blob: bytes) -> None:
+        _save(self.folder / f"{key}.hsdb", blob)
 
 
 def _save(path: Path, blob: bytes) -> None:

@@ -8,33 +8,42 @@ judges articles, so a snapshot of another KB revision or another errkb is
 never read. Its body is JSON (no code runs on load) and carries its SHA-256:
 a snapshot that is cut short, edited or unreadable is ignored and rebuilt,
 never trusted. ``errkb lint`` and reload never read one; they write it.
+
+The body's first line is the verdict (key, problems, whether self-tests ran),
+the second the articles: ``errkb match`` needs only the verdict
+(``read_verdict``) and so never parses or validates an article; the checksum
+still covers both lines. Nothing here imports pydantic or YAML until the
+articles themselves are asked for.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import logging
+import os
+import sys
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
-from app.articles.load import KnowledgeBase, LoadedArticle
-from app.articles.model import Article
 from app.articles.problems import Problem
-from app.articles.sources import ArticleSource
-from app.articles.yamlsource import LineTable, YamlDocument
 
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:  # pydantic and YAML: imported where the articles are rebuilt, not before
+    import logging
 
-FORMAT = b"errkb-kb-snapshot/1\n"
+    from app.articles.load import KnowledgeBase, LoadedArticle
+    from app.articles.sources import ArticleSource
+
+# A header line (key, verdict, problems) before the articles, so a command that
+# needs only the verdict reads it without parsing or validating any article;
+# the checksum covers both.
+FORMAT = b"errkb-kb-snapshot/2\n"
 # The code whose verdict a snapshot keeps: a change here (even without a version
 # bump, as in a checkout being edited) must not reuse a stale verdict.
 JUDGES = ("articles", "matching", "service/kb.py", "service/snapshot.py")
+DIST_PREFIX, DIST_SUFFIX = "errkb-", ".dist-info"
 
 
 class SnapshotError(ValueError):
@@ -53,12 +62,7 @@ class Snapshot:
 @cache
 def code_key() -> str:
     """errkb's version plus a fingerprint (name, size, mtime) of the code that judges articles."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        release = version("errkb")
-    except PackageNotFoundError:
-        release = "unknown"
+    release = _release()
     base = Path(__file__).resolve().parents[1]
     digest = hashlib.sha256(release.encode())
     for name in JUDGES:
@@ -71,8 +75,40 @@ def code_key() -> str:
     return f"{release}-{digest.hexdigest()[:16]}"
 
 
+def _release() -> str:
+    """errkb's installed version: its ``errkb-<version>.dist-info`` folder, first on the path.
+
+    Where ``importlib.metadata`` would look first, without importing it (it
+    pulls in the e-mail parser, zipfile and more: a quarter of a quick
+    ``errkb match``'s start-up); it answers only when no such folder is found.
+    """
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            release = name[len(DIST_PREFIX) : -len(DIST_SUFFIX)]
+            if name.startswith(DIST_PREFIX) and name.endswith(DIST_SUFFIX) and "-" not in release:
+                return release
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("errkb")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def snapshot_path(index_dir: Path, revision: str) -> Path:
     return index_dir / f"{revision[:32]}-{code_key()}.kb"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A snapshot's header: what the full load found, without its articles."""
+
+    problems: tuple[Problem, ...]
+    self_tested: bool
 
 
 def dump_snapshot(snapshot: Snapshot) -> bytes:
@@ -87,42 +123,74 @@ def dump_snapshot(snapshot: Snapshot) -> bytes:
         }
         for stem, loaded in snapshot.kb.articles.items()
     ]
-    body = json.dumps(
-        {
-            "revision": snapshot.kb.revision,
-            "code": code_key(),
-            "self_tested": snapshot.self_tested,
-            "articles": articles,
-            "problems": [_problem_json(problem) for problem in snapshot.problems],
-        },
-        ensure_ascii=False,
-    ).encode()
+    header = {
+        "revision": snapshot.kb.revision,
+        "code": code_key(),
+        "self_tested": snapshot.self_tested,
+        "problems": [_problem_json(problem) for problem in snapshot.problems],
+    }
+    body = b"\n".join(json.dumps(part, ensure_ascii=False).encode() for part in (header, articles))
     return FORMAT + hashlib.sha256(body).hexdigest().encode() + b"\n" + body
+
+
+def load_verdict(blob: bytes, revision: str) -> Verdict:
+    """The verdict of the snapshot of ``revision`` in ``blob``; ``SnapshotError`` otherwise.
+
+    The checksum is checked over the whole snapshot, articles included: a
+    damaged snapshot is not trusted for its verdict either.
+    """
+    header, _ = _checked(blob, revision)
+    return _verdict(header)
 
 
 def load_snapshot(blob: bytes, root: Path, revision: str) -> Snapshot:
     """The snapshot of ``revision`` at ``root`` in ``blob``; ``SnapshotError`` for anything else."""
-    if not blob.startswith(FORMAT):
-        raise SnapshotError("not an errkb KB snapshot")
-    digest, _, body = blob[len(FORMAT) :].partition(b"\n")
-    if hashlib.sha256(body).hexdigest().encode() != digest:
-        raise SnapshotError("checksum mismatch")
+    from pydantic import ValidationError
+
+    from app.articles.load import KnowledgeBase
+
+    header, rest = _checked(blob, revision)
     try:
-        data = json.loads(body)
-        if data["revision"] != revision or data["code"] != code_key():
-            raise SnapshotError("snapshot of another KB revision or errkb")
-        articles = {item["stem"]: _article(root, item) for item in data["articles"]}
-        problems = tuple(Problem(**item) for item in data["problems"])
-        self_tested = bool(data["self_tested"])
+        verdict = _verdict(header)
+        articles = {item["stem"]: _article(root, item) for item in json.loads(rest)}
     except (KeyError, TypeError, ValueError, ValidationError) as exc:
         if isinstance(exc, SnapshotError):
             raise
         raise SnapshotError(f"unreadable snapshot: {type(exc).__name__}") from exc
     kb = KnowledgeBase(root=root, revision=revision, articles=MappingProxyType(articles))
-    return Snapshot(kb=kb, problems=problems, self_tested=self_tested)
+    return Snapshot(kb=kb, problems=verdict.problems, self_tested=verdict.self_tested)
+
+
+def _checked(blob: bytes, revision: str) -> tuple[dict[str, Any], bytes]:
+    """The header of an intact snapshot of ``revision`` and this errkb, and the articles' JSON."""
+    if not blob.startswith(FORMAT):
+        raise SnapshotError("not an errkb KB snapshot")
+    digest, _, body = blob[len(FORMAT) :].partition(b"\n")
+    if hashlib.sha256(body).hexdigest().encode() != digest:
+        raise SnapshotError("checksum mismatch")
+    first, _, rest = body.partition(b"\n")
+    try:
+        header = json.loads(first)
+        if header["revision"] != revision or header["code"] != code_key():
+            raise SnapshotError("snapshot of another KB revision or errkb")
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, SnapshotError):
+            raise
+        raise SnapshotError(f"unreadable snapshot: {type(exc).__name__}") from exc
+    return header, rest
+
+
+def _verdict(header: dict[str, Any]) -> Verdict:
+    try:
+        problems = tuple(Problem(**item) for item in header["problems"])
+        return Verdict(problems=problems, self_tested=bool(header["self_tested"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SnapshotError(f"unreadable snapshot: {type(exc).__name__}") from exc
 
 
 def _lines(source: ArticleSource) -> dict[str, int]:
+    from app.articles.yamlsource import LineTable, YamlDocument
+
     document = source.document
     if isinstance(document, YamlDocument):
         return document.line_table()
@@ -132,6 +200,11 @@ def _lines(source: ArticleSource) -> dict[str, int]:
 
 
 def _article(root: Path, item: dict[str, Any]) -> LoadedArticle:
+    from app.articles.load import LoadedArticle
+    from app.articles.model import Article
+    from app.articles.sources import ArticleSource
+    from app.articles.yamlsource import LineTable
+
     article = Article.model_validate(item["article"])
     lines = {str(key): int(line) for key, line in item["lines"].items()}
     document = LineTable(data=item["article"], lines=MappingProxyType(lines))
@@ -156,5 +229,27 @@ def read_snapshot(index_dir: Path, root: Path, revision: str) -> Snapshot | None
     except FileNotFoundError:
         return None
     except (OSError, SnapshotError) as exc:
-        log.warning("ignoring the KB snapshot %s (%s); rebuilding it", path.name, exc)
+        _log().warning("ignoring the KB snapshot %s (%s); rebuilding it", path.name, exc)
         return None
+
+
+def read_verdict(index_dir: Path, revision: str) -> Verdict | None:
+    """The verdict of ``revision``'s snapshot, or None when there is none or it cannot be trusted.
+
+    What ``errkb match`` needs: that a full load found this revision clean.
+    """
+    path = snapshot_path(index_dir, revision)
+    try:
+        return load_verdict(path.read_bytes(), revision)
+    except FileNotFoundError:
+        return None
+    except (OSError, SnapshotError) as exc:
+        _log().warning("ignoring the KB snapshot %s (%s); rebuilding it", path.name, exc)
+        return None
+
+
+def _log() -> logging.Logger:
+    """This module's logger; ``logging`` is imported only when there is something to say."""
+    import logging
+
+    return logging.getLogger(__name__)

@@ -44,7 +44,7 @@ class Server:
         return self.log.read_text(errors="replace")
 
 
-def start(db_url: str, tmp_path: Path, **env: str) -> Server:
+def start(db_url: str, tmp_path: Path, serve_args: tuple[str, ...] = (), **env: str) -> Server:
     port = free_port()
     kb_root = write_kb(tmp_path / "kb")
     variables = {
@@ -61,7 +61,11 @@ def start(db_url: str, tmp_path: Path, **env: str) -> Server:
     log = tmp_path / "server.log"
     with log.open("wb") as out:
         process = subprocess.Popen(
-            SERVE, env=variables, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            [*SERVE, *serve_args],
+            env=variables,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     server = Server(f"http://127.0.0.1:{port}", process, log)
     deadline = time.monotonic() + 60

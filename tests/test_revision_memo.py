@@ -1,0 +1,87 @@
+"""The revision memo: the KB's content hash reused only while every file is provably unchanged.
+
+Issue 23: ``errkb match`` at 1,000 articles spent a third of its time hashing
+the KB to find its snapshot. A stale hash would serve another revision's
+verdict and index, so every way a file can change must reach ``kb_revision``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from app.articles.revision import kb_revision
+from app.service import revision_memo
+from app.service.revision_memo import memo_revision
+from tests.kbfactory import write_kb
+
+
+@pytest.fixture
+def hashes(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Count full hashes; no margin for racy files (the tests write them just before)."""
+    calls: list[Path] = []
+
+    def counting(root: Path) -> str:
+        calls.append(root)
+        return kb_revision(root)
+
+    monkeypatch.setattr(revision_memo, "kb_revision", counting)
+    monkeypatch.setattr(revision_memo, "RACY_NS", 0)
+    return calls
+
+
+def test_an_unchanged_kb_is_hashed_once(tmp_path: Path, hashes: list[Path]) -> None:
+    root = write_kb(tmp_path / "kb")
+    first = memo_revision(root, tmp_path / "memo")
+    assert memo_revision(root, tmp_path / "memo") == first == kb_revision(root)
+    assert len(hashes) == 1
+
+
+@pytest.mark.parametrize("change", ["edit same size", "edit and restore mtime", "add", "remove"])
+def test_every_change_is_hashed_again(tmp_path: Path, hashes: list[Path], change: str) -> None:
+    root = write_kb(tmp_path / "kb")
+    before = memo_revision(root, tmp_path / "memo")
+    example = root / "examples/sample-error/sample.log"
+    stat = example.stat()
+    if change == "edit same size":
+        example.write_text(example.read_text().replace("3", "4"))
+    elif change == "edit and restore mtime":  # only the ctime tells
+        example.write_text(example.read_text().replace("3", "5"))
+        os.utime(example, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    elif change == "add":
+        (root / "examples/sample-error/more.log").write_text("x\n")
+    else:
+        example.unlink()
+    after = memo_revision(root, tmp_path / "memo")
+    assert after == kb_revision(root) != before
+    assert len(hashes) == 2
+
+
+def test_a_file_changed_in_the_same_tick_as_the_hash_is_not_trusted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = write_kb(tmp_path / "kb")  # written just now: "racy" against a memo taken now
+    calls: list[Path] = []
+    monkeypatch.setattr(revision_memo, "kb_revision", lambda r: calls.append(r) or kb_revision(r))
+    memo_revision(root, tmp_path / "memo")
+    memo_revision(root, tmp_path / "memo")
+    assert len(calls) == 2  # within RACY_NS of the files' ctime: computed every time
+    monkeypatch.setattr(revision_memo, "RACY_NS", 0)  # as if the clock had moved on
+    memo_revision(root, tmp_path / "memo")
+    assert len(calls) == 2  # the memo was right all along, and is used once it can be trusted
+
+
+def test_a_damaged_or_foreign_memo_is_ignored(tmp_path: Path, hashes: list[Path]) -> None:
+    root = write_kb(tmp_path / "kb")
+    memo_dir = tmp_path / "memo"
+    real = memo_revision(root, memo_dir)
+    (memo_file,) = memo_dir.glob("revision-*.json")
+    memo = json.loads(memo_file.read_text())
+    memo_file.write_text(json.dumps(memo | {"revision": "0" * 64}, indent=1)[:-20])
+    assert memo_revision(root, memo_dir) == real
+    memo_file.write_text(json.dumps(memo | {"revision": "0" * 64, "stamps": memo["stamps"][:-1]}))
+    assert memo_revision(root, memo_dir) == real
+    assert len(hashes) == 3
