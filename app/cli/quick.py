@@ -45,6 +45,7 @@ SETTINGS_FIELDS = frozenset(
         *("big_followers", "big_follower_max_bytes", "rate_limit_per_minute"),
         *("rate_limit_burst", "trusted_proxies", "allowed_hosts", "https", "public_url"),
         *("cache_seconds", "answer_seconds", "body_seconds", "docs", "retention_days"),
+        *("big_body_min_rate", "stored_bytes_per_client_day"),
         *("replicas", "stale_after_days", "stale_warn_days", "dryrun_days", "dryrun_max_loss"),
         "echo_endpoint",
     )
