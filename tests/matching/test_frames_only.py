@@ -7,6 +7,7 @@ the innermost frame's source lines, as a paste that missed its last line is.
 from __future__ import annotations
 
 import re
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from app.matching.frames_only import (
     raising_statement,
     spells_message,
 )
+from app.matching.index import _entry_from_json
 from app.matching.pipeline import match_text
 from app.service.kb import LiveKb
 
@@ -122,3 +124,15 @@ def test_a_statement_spells_its_message_when_a_literal_holds_words(
     statement: str, spelled: bool
 ) -> None:
     assert spells_message(statement) is spelled
+
+
+def test_the_index_keeps_each_articles_raising_frame(repository_kb: LiveKb) -> None:
+    index = repository_kb.index
+    entry = index.articles["torch-load-weights-only"]
+    assert entry.frames
+    suffix, _, function = entry.frames[-1].rpartition(":")
+    assert (suffix, "torch-load-weights-only") in index.by_raising_frame[function]
+    serialised = {**asdict(entry)}
+    assert _entry_from_json(serialised).frames == entry.frames
+    del serialised["frames"]  # an index written before its entries carried frames
+    assert _entry_from_json(serialised).frames == ()
