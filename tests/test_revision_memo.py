@@ -82,6 +82,10 @@ def test_a_damaged_or_foreign_memo_is_ignored(tmp_path: Path, hashes: list[Path]
     memo = json.loads(memo_file.read_text())
     memo_file.write_text(json.dumps(memo | {"revision": "0" * 64}, indent=1)[:-20])
     assert memo_revision(root, memo_dir) == real
-    memo_file.write_text(json.dumps(memo | {"revision": "0" * 64, "stamps": memo["stamps"][:-1]}))
+    other_stamps = {"stamps_sha256": "0" * 64}  # a memo of files that are not these
+    memo_file.write_text(json.dumps(memo | {"revision": "0" * 64} | other_stamps))
     assert memo_revision(root, memo_dir) == real
-    assert len(hashes) == 3
+    old_format = {key: value for key, value in memo.items() if key != "format"}
+    memo_file.write_text(json.dumps(old_format | {"revision": "0" * 64}))
+    assert memo_revision(root, memo_dir) == real
+    assert len(hashes) == 4
