@@ -36,6 +36,7 @@ from app.service.runner import MatchRunner
 from app.service.storage_budget import StorageBudget
 from app.settings import Settings
 from app.store.engine import check_sqlite_placement, make_engine
+from app.web.pages import warm_pages
 
 VERSION = "0.1.0"
 log = logging.getLogger(__name__)
@@ -46,8 +47,9 @@ def warm_in_background(index: SignatureIndex) -> threading.Thread:
 
     A KB from its snapshot can answer as soon as its index is loaded; the
     warm-up (every redaction rule, the case-folded set, the common line
-    shapes) only spares the first requests that one-time cost, so it no
-    longer holds ``/readyz`` back (issue 23). A request that comes first
+    shapes; then the page templates and Markdown parser, imported here rather
+    than at start) only spares the first requests that one-time cost, so it
+    no longer holds ``/readyz`` back (issue 23). A request that comes first
     compiles what it needs itself, as a one-shot ``errkb match`` does; each
     compile is kept once and equal whichever thread made it. A failure here
     costs speed, not answers: it is logged.
@@ -58,6 +60,10 @@ def warm_in_background(index: SignatureIndex) -> threading.Thread:
             warm_up(index)
         except Exception:
             log.exception("the warm-up match failed; the first requests compile what they need")
+        try:
+            warm_pages()
+        except Exception:
+            log.exception("the page warm-up failed; the first page builds what it needs")
 
     thread = threading.Thread(target=run, name="errkb-warm-up", daemon=True)
     thread.start()
