@@ -7,7 +7,10 @@ checksum included), the serialised index's load, the first match (with its
 one-time set-up: redaction set, prefix parser, RE2's lazily built DFAs) and
 a second match of the same log. Medians over the runs are printed.
 
-    python -m benchmarks.startup_phases [--kb DIR] [--index-dir DIR] [--runs 5]
+    python -m benchmarks.startup_phases [--kb DIR] [--index-dir DIR] [--runs 5] [--tree DIR]
+
+``--tree DIR`` runs another commit's tree (``git archive COMMIT app | tar -x
+-C DIR``) with this interpreter, for a side-by-side.
 
 The index and snapshot must exist (run ``errkb match`` once, or
 ``benchmarks.startup --keep DIR``); a missing or stale one is reported, not
@@ -25,7 +28,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks.startup import ROOT, child_environment, ten_kb_log
+from benchmarks.startup import ROOT, child_environment, compile_tree, ten_kb_log
 
 PROBE = r"""
 import json, sys, time
@@ -61,14 +64,16 @@ def main() -> None:
     parser.add_argument("--kb", type=Path, default=ROOT / "kb")
     parser.add_argument("--index-dir", type=Path, default=ROOT / "var" / "index")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--tree", type=Path, default=ROOT, help="the tree to run")
     args = parser.parse_args()
-    env = {**child_environment(source=False), "PYTHONPATH": str(ROOT)}
+    compile_tree(args.tree, source=False)
+    env = {**child_environment(source=False), "PYTHONPATH": str(args.tree)}
     with tempfile.TemporaryDirectory(prefix="errkb-phases-") as scratch:
         log = ten_kb_log(Path(scratch))
         command = [sys.executable, "-c", PROBE, str(args.kb), str(args.index_dir), str(log)]
         runs: list[dict[str, float]] = []
         for _ in range(args.runs):
-            done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True)
+            done = subprocess.run(command, env=env, cwd=args.tree, capture_output=True, text=True)
             if done.returncode != 0:
                 sys.exit(done.stderr.strip() or f"the probe exited {done.returncode}")
             runs.append(json.loads(done.stdout))
