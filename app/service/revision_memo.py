@@ -12,7 +12,7 @@ trusted ("racy", in git's word) and the hash is computed again. Any doubt
 (no memo, unreadable, another root) means computing it; never a stale hash.
 
 The memo keeps the SHA-256 of the stamps, not the stamps: at 1,000 articles
-the list was 1.5 MB of JSON to parse on every call, where hashing the
+the list was over a megabyte of JSON to parse on every call, where hashing the
 stamps just taken costs a few milliseconds (``memo/2``).
 """
 
