@@ -57,12 +57,12 @@ class WorkerDict:
 
 
 def start_ray(session_dir: str) -> None:
-    """A local one-CPU cluster; one more try when a loaded host misses Ray's 30 s startup wait.
+    """A local one-CPU cluster; more tries when a loaded host misses Ray's 30 s startup wait.
 
     Ray's sockets live under its temp dir and a Unix socket path has at most
     107 bytes: the sandbox's own TMPDIR is too deep, so a short folder is used.
     """
-    for attempt in (1, 2):
+    for attempt in (1, 2, 3):
         try:
             ray.init(
                 num_cpus=1,
@@ -73,7 +73,7 @@ def start_ray(session_dir: str) -> None:
             )
             return
         except Exception as exc:  # ray raises a bare Exception for this
-            if attempt == 2 or "timed out during startup" not in str(exc):
+            if attempt == 3 or "timed out during startup" not in str(exc):
                 raise
             print("ray startup timed out on a loaded host, starting it again", flush=True)
             ray.shutdown()
