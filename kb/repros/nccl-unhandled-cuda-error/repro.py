@@ -37,17 +37,23 @@ def free_port() -> int:
 
 
 def fill_device(leave_mib: int) -> list[torch.Tensor]:
-    """Hold all device memory but ``leave_mib``; the last small blocks stay in torch's cache."""
-    free, _ = torch.cuda.mem_get_info()
-    held = [torch.empty(max(free - leave_mib * MIB, 0), dtype=torch.uint8, device="cuda")]
-    spare = []
-    for block in (20 * MIB, 2 * MIB):
+    """Hold all device memory but ``leave_mib``; some blocks end in PyTorch's cache.
+
+    Large, then 10 MiB, then 1 MiB tensors (PyTorch serves those from 2 MiB
+    segments), so that under 2 MiB stays with the driver; six of the 10 MiB
+    blocks are then freed: PyTorch keeps them cached, free for its own
+    tensors but not for anyone else.
+    """
+    held: list[torch.Tensor] = []
+    cached: list[torch.Tensor] = []
+    for block, segment in ((1024 * MIB, 1024 * MIB), (10 * MIB, 10 * MIB), (MIB, 2 * MIB)):
         try:
-            while torch.cuda.mem_get_info()[0] >= leave_mib * MIB + block:
-                spare.append(torch.empty(block, dtype=torch.uint8, device="cuda"))
+            while torch.cuda.mem_get_info()[0] >= leave_mib * MIB + segment:
+                tensor = torch.empty(block, dtype=torch.uint8, device="cuda")
+                (cached if block == 10 * MIB and len(cached) < 6 else held).append(tensor)
         except torch.OutOfMemoryError:
             pass
-    spare.clear()  # free for PyTorch's tensors, not returned to the driver
+    cached.clear()  # free for PyTorch's tensors, not returned to the driver
     free, _ = torch.cuda.mem_get_info()
     print(f"driver-free memory left: {free / MIB:.0f} MiB", flush=True)
     return held
