@@ -3,7 +3,7 @@
 The article's fix when the overflow happens in the forward pass (no loss
 scale can help then): train in bf16 (``"bf16": {"enabled": true}``; on GPUs
 without bf16, fp32), which has fp32's exponent range and needs no loss
-scaling. Same model and loop as repro.py; all 8 steps run and the script
+scaling. Same model and loop as repro.py; all 40 steps run and the script
 checks that every loss is finite.
 
 One GPU, one process, DeepSpeed's fp16 optimizer (ZeRO stage 0), torch's
@@ -54,7 +54,7 @@ def main() -> int:
     model = bf16_pretrained_like()
     engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config=config)
     dtype = torch.float16 if PRECISION.get("fp16", {}).get("enabled") else torch.bfloat16
-    for step in range(8):
+    for step in range(40):
         x = torch.randn(8, 64, device=engine.device, dtype=dtype)
         target = torch.randint(0, 8, (8,), device=engine.device)
         loss = nn.functional.cross_entropy(engine(x).float(), target)

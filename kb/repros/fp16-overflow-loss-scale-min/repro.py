@@ -6,8 +6,10 @@ forward pass itself overflows: the large projection produces inf in fp16,
 the LayerNorm after it turns that into NaN, and every step's gradients are
 non-finite whatever the loss scale. DeepSpeed logs "OVERFLOW! Rank 0
 Skipping step. Attempted loss scale: 16, reducing to 8" at each step until
-the scale reaches ``min_loss_scale`` and ``update_scale`` raises. The initial
-scale is small (2^4) so the end comes after a few steps instead of 16.
+the scale reaches ``min_loss_scale`` and ``update_scale`` raises. The config
+asks for a small initial scale (2^4); with torch's AdamW (DeepSpeed's
+"unfused" fp16 optimizer) DeepSpeed may start at 2^16 instead, so the loop
+runs up to 40 steps: the exception comes at step 5 or step 17.
 
 One GPU, one process, DeepSpeed's fp16 optimizer (ZeRO stage 0), torch's
 AdamW (no fused-op build) (launcher: python); needs deepspeed.
@@ -56,7 +58,7 @@ def main() -> int:
     model = bf16_pretrained_like()
     engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config=config)
     dtype = torch.float16 if PRECISION.get("fp16", {}).get("enabled") else torch.bfloat16
-    for step in range(8):
+    for step in range(40):
         x = torch.randn(8, 64, device=engine.device, dtype=dtype)
         target = torch.randint(0, 8, (8,), device=engine.device)
         loss = nn.functional.cross_entropy(engine(x).float(), target)
