@@ -141,6 +141,11 @@ class SignatureIndex:
         return tuple(sorted(vocabulary(s.pattern for s in self.signatures if s.kind == "error")))
 
     @cached_property
+    def error_word_set(self) -> frozenset[str]:
+        """``error_words`` as a set, for the membership test of each pasted word."""
+        return frozenset(self.error_words)
+
+    @cached_property
     def by_exception(self) -> Mapping[str, tuple[str, ...]]:
         """Articles whose traceback signature names an exception type (short name)."""
         table: dict[str, list[str]] = {}

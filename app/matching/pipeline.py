@@ -23,13 +23,16 @@ from app.matching.events_model import Event
 from app.matching.excerpt import excerpt_lines
 from app.matching.flattened import unfold_lines
 from app.matching.fragments import (
+    MAX_CLOSE_LINES,
     Reading,
     capped,
     cut_wrapper_scores,
     fallback_events,
     folded_scores,
     fragment_scores,
+    hidden_specialised,
     is_fragment,
+    respelt_event,
 )
 from app.matching.fuzzy import candidates, similarities
 from app.matching.index import SignatureIndex
@@ -84,6 +87,10 @@ def match_text(
         scored = fragment_scores(scored, events)
     scored = cut_wrapper_scores(scored, events)
     matches = _rank(scored, index, options)
+    if matches and sum(1 for line in lines if line.strip()) <= MAX_CLOSE_LINES:
+        events, scored, matches = _respelt_lead(
+            matches, events, scored, index, (hits, versions), options
+        )
     if not any(_on_a_cause(m, events) for m in matches):  # look again at what a paste left out
         reading = Reading(lines, numbers, events, hits, index)
         again, more, rescored = _fallback(reading, events, redactions, versions)
@@ -196,6 +203,32 @@ def _fallback(
             plain = _score_event(at, item.event, reading.index, hits, versions)
             scored[at] = capped(plain, item)
     return events, redactions + more, scored
+
+
+def _respelt_lead(
+    matches: list[Match],
+    events: list[Event],
+    scored: list[list[Scored]],
+    index: SignatureIndex,
+    seen: tuple[frozenset[int], Mapping[str, str]],
+    options: MatchOptions,
+) -> tuple[list[Event], list[list[Scored]], list[Match]]:
+    """The top event read respelt, when a typo hid the specialised article (``hidden_specialised``).
+
+    Only for short pastes (a retyped message); a job log keeps its answer.
+    """
+    top = matches[0]
+    found = respelt_event(events[top.event_index], top.event_index, index)
+    if found is None:
+        return events, scored, matches
+    hits, versions = seen
+    hits = hits | index.scan(_event_blob([found.event]).encode())
+    again = _score_event(top.event_index, found.event, index, hits, versions)
+    if not hidden_specialised(again, top.article_id):
+        return events, scored, matches
+    events, scored = list(events), list(scored)
+    events[top.event_index], scored[top.event_index] = found.event, capped(again, found)
+    return events, scored, _rank(scored, index, options)
 
 
 def _on_a_cause(match: Match, events: Sequence[Event]) -> bool:

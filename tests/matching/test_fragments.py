@@ -320,3 +320,152 @@ def test_a_wrapper_yields_to_the_cause_a_fallback_finds(repository_kb: LiveKb) -
     """The launcher's wrapper is a consequence: the pasted cause line comes first."""
     found = ids(WRAPPED_ONLY, repository_kb)
     assert found[:2] == ["embedding-index-out-of-range-cpu", "childfailed"]
+
+
+@pytest.mark.parametrize(
+    ("paste", "article", "read"),
+    [
+        # a contraction's apostrophe opens no quotation: "objeect" sat between 't and 'main
+        (
+            "AttributeError: Can't pickle local objeect 'main.<locals>.collate'",
+            "dataloader-pickle-local-object",
+            "objeect as object",
+        ),
+        # a quoted sentence is the message itself (pyarrow's tuple), not a name
+        (
+            "pyarrow.lib.ArrowInvalid: ('Could not convvert 1 with type int: tried to convert to "
+            "str', 'Conversion failed for column label with type object')",
+            "datasets-arrow-invalid",
+            "convvert as convert",
+        ),
+    ],
+)
+def test_a_misspelt_word_beside_quotes_is_respelt(
+    paste: str, article: str, read: str, repository_kb: LiveKb
+) -> None:
+    """Shape "misspelt word": only a quoted span without whitespace is the user's name."""
+    top = only(paste, repository_kb)
+    assert top.article_id == article
+    assert top.score <= CLOSE_CAP
+    assert any(read in hint for hint in notes(top))
+
+
+def test_a_quoted_name_stays_as_pasted_beside_a_respelt_word(repository_kb: LiveKb) -> None:
+    """``<locals>`` inside the quoted name is not respelt to the vocabulary's ``local``."""
+    result = match_text(
+        "AttributeError: Can't pickle local objeect 'main.<locals>.collate'", repository_kb.index
+    )
+    assert result.top is not None
+    event = result.events[result.top.event_index]
+    assert event.message == "Can't pickle local object 'main.<locals>.collate'"
+
+
+@pytest.mark.parametrize(
+    ("paste", "article", "read"),
+    [
+        # "Exception" alone is no standalone exception name: the line makes no event
+        (
+            "Exception: Current loss scale already at minimum - cannot decrrease scale anymore. "
+            "Exiting run.",
+            "fp16-overflow-loss-scale-min",
+            "decrrease as decrease",
+        ),
+        ("Exception: process 2 termminated with signal SIGKILL", "mp-spawn-errors", None),
+        # the message without its class, retyped
+        (
+            "训练时报错：\nCurrent loss scale already at minimum - cannot decrrease scale anymore.",
+            "fp16-overflow-loss-scale-min",
+            "decrrease as decrease",
+        ),
+    ],
+)
+def test_a_misspelt_line_that_makes_no_event_is_respelt(
+    paste: str, article: str, read: str | None, repository_kb: LiveKb
+) -> None:
+    top = only(paste, repository_kb)
+    assert top.article_id == article
+    assert top.score <= CLOSE_CAP
+    assert read is None or any(read in hint for hint in notes(top))
+
+
+def test_a_long_paste_does_not_respell_its_loose_lines(repository_kb: LiveKb) -> None:
+    """Only a short paste (a retyped message) has its uncovered lines respelt."""
+    line = "Exception: Current loss scale already at minimum - cannot decrrease scale anymore."
+    filler = [f"step {i} loss 2.3{i % 10}" for i in range(30)]
+    assert match_text("\n".join([*filler, line]), repository_kb.index).unknown
+
+
+def test_a_typo_that_hid_the_specialised_article_is_read_respelt(repository_kb: LiveKb) -> None:
+    """``diffferent`` let only the general pattern hit: the respelt line earns multi-gpu."""
+    paste = (
+        "RuntimeError: Expected all tensors to be on the same device, but got index is on cuda:0, "
+        "diffferent from other tensors on cuda:1 (when checking argument in method "
+        "wrapper_CUDA__index_select)"
+    )
+    top = only(paste, repository_kb)
+    assert top.article_id == "device-mismatch-multi-gpu"
+    assert top.score <= CLOSE_CAP
+    assert any("diffferent as different" in hint for hint in notes(top))
+
+
+def test_a_respelt_line_that_names_no_specialised_article_keeps_its_answer(
+    repository_kb: LiveKb,
+) -> None:
+    """cpu beside cuda:0 is the general article's case, respelt or not, and keeps its score."""
+    paste = (
+        "RuntimeError: Expected all tensors to be on the same device, but got mat1 is on cpu, "
+        "diffferent from other tensors on cuda:0 (when checking argument in method "
+        "wrapper_CUDA_addmm)"
+    )
+    top = only(paste, repository_kb)
+    assert top.article_id == "device-mismatch-user-code"
+    assert not any("as different" in hint for hint in notes(top))
+
+
+HUB_MESSAGE = (
+    "An error happened while trying to locate the file on the Hub and we cannot find the "
+    "requested files in the local cache. Please check your connection and try again or make "
+    "sure your Internet connection is on."
+)
+
+
+def test_a_lower_cased_line_is_read_without_case_when_that_reads_more_of_it(
+    repository_kb: LiveKb,
+) -> None:
+    """As pasted, only a lower-case fragment of the line hits; the whole sentence hits folded."""
+    line = f"huggingface_hub.errors.LocalEntryNotFoundError: {HUB_MESSAGE}".lower()
+    found = ids(line, repository_kb)
+    assert found[0] == "hub-connection-max-retries"
+    assert only(line, repository_kb).score <= FOLDED_CAP
+
+
+def test_a_natively_lower_case_line_stays_a_medium_answer(repository_kb: LiveKb) -> None:
+    """A line printed in lower case hits as much as pasted as folded: message alone answers."""
+    top = only(SIZES, repository_kb)
+    assert top.article_id == "size-mismatch-load"
+    assert FOLDED_CAP < top.score <= MESSAGE_CAP
+
+
+@pytest.mark.parametrize(
+    ("paste", "article"),
+    [
+        # the quoted "RuntimeError: ..." made an event of its own; the line's start is the wrapper's
+        (
+            "debug_wrapper raised RuntimeError: Triton Error [CUDA]: invalid argument",
+            "torch-compile-backend-failed",
+        ),
+        (
+            "HTTPConnectionPool(host='127.0.0.1', port=9): Max retries exceeded with url: "
+            "/Qwen/Qwen2.5-0.5B-Instruct/resolve/main/config.json (Caused by NewConnectionError("
+            "\"HTTPConnection(host='127.0.0.1', port=9): Failed to establish a new connection: "
+            '[Errno 111] Connection refused"))',
+            "hub-connection-max-retries",
+        ),
+    ],
+)
+def test_a_line_around_a_quoted_exception_is_read_as_a_message(
+    paste: str, article: str, repository_kb: LiveKb
+) -> None:
+    top = only(paste, repository_kb)
+    assert top.article_id == article
+    assert top.score <= MESSAGE_CAP
