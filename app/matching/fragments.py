@@ -380,6 +380,51 @@ def cut_wrapper_scores(
     ]
 
 
+RAISED_CAP = 0.6  # low: no message, only the function that raised it
+RAISED_IN = (
+    "the wrapped error's exception line is not in the paste: its last frame raises in {}, "
+    "where only this article's error is raised"
+)
+
+
+def raised_in_cut_frame(
+    scored: Sequence[Sequence[Scored]], events: Sequence[Event], index: SignatureIndex
+) -> list[list[Scored]]:
+    """A wrapped traceback cut at a ``raise`` in a function that one article's error comes from.
+
+    Shape "cut before the exception line" of a wrapped failure: mp.spawn's
+    ``ProcessRaisedException`` says its child failed, and the child's
+    traceback stops at ``raise RuntimeError(`` in ``_store_based_barrier``.
+    A frame alone names a code path, not a failure, so this needs all of: a
+    wrapper in the paste (something failed), the cut traceback's last source
+    line a ``raise`` (it failed right there), and exactly one article whose
+    traceback signature's innermost function is that one. The answer is low,
+    above the wrapper's, with a note that says what it rests on; and only when
+    nothing but a wrapper matched.
+    """
+    result = [list(found) for found in scored]
+    if not any(event.consequence and event.exception for event in events):
+        return result  # a wrapper exception says a child failed; "Killing subprocess" does not
+    if any(found for found, event in zip(result, events, strict=True) if not event.consequence):
+        return result  # a failure that was matched on its own lines needs no frame to guess from
+    for position, event in enumerate(events):
+        if not is_cut(event) or result[position]:
+            continue
+        last = event.text.rstrip().rsplit("\n", 1)[-1].strip()
+        function = event.frames[-1].function
+        owners = index.by_innermost_function.get(function, ())
+        if not last.startswith("raise ") or len(owners) != 1:
+            continue
+        line = event.line_end
+        why = RAISED_IN.format(function)
+        evidence = (
+            Evidence("fuzzy", index.articles[owners[0]].fuzzy_text or "", line, line, why),
+            Evidence("note", "", line, line, why),
+        )
+        result[position] = [Scored(owners[0], RAISED_CAP, evidence)]
+    return result
+
+
 def fragment_scores(
     scored: Sequence[Sequence[Scored]], events: Sequence[Event]
 ) -> list[list[Scored]]:

@@ -32,6 +32,7 @@ from app.matching.fragments import (
     fragment_scores,
     hidden_specialised,
     is_fragment,
+    raised_in_cut_frame,
     respelt_event,
 )
 from app.matching.fuzzy import candidates, similarities
@@ -85,7 +86,7 @@ def match_text(
     scored = [_score_event(i, e, index, hits, versions) for i, e in enumerate(events)]
     if is_fragment(events):
         scored = fragment_scores(scored, events)
-    scored = cut_wrapper_scores(scored, events)
+    scored = raised_in_cut_frame(cut_wrapper_scores(scored, events), events, index)
     matches = _rank(scored, index, options)
     if matches and sum(1 for line in lines if line.strip()) <= MAX_CLOSE_LINES:
         events, scored, matches = _respelt_lead(

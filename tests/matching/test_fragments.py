@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app.matching.fragments import CLOSE_CAP, FOLDED_CAP, MESSAGE_CAP
+from app.matching.fragments import CLOSE_CAP, FOLDED_CAP, MESSAGE_CAP, RAISED_CAP, RAISED_IN
 from app.matching.literals import literal_runs
 from app.matching.pipeline import match_text
 from app.matching.result import Match
@@ -266,11 +266,38 @@ def test_a_wrapper_whose_wrapped_traceback_was_cut_is_a_medium_answer(
     log = (KB_EXAMPLES / "store-barrier-timeout" / "torch1x-worker-count-4.log").read_text()
     lines = log.split("\n")
     cut = next(i for i, line in enumerate(lines) if line.startswith("RuntimeError: Timed out"))
-    whole, fragment = only(log, repository_kb), only("\n".join(lines[:cut]), repository_kb)
+    # cut above the frame that raised: the child's traceback ends in init_process_group's call
+    assert lines[cut - 1].strip().startswith("raise RuntimeError(")
+    whole, fragment = only(log, repository_kb), only("\n".join(lines[: cut - 2]), repository_kb)
     assert whole.article_id == "store-barrier-timeout"
     assert fragment.article_id == "mp-spawn-errors"
     assert fragment.confidence == "medium"
     assert any("only its wrapper is" in hint for hint in notes(fragment))
+
+
+def test_a_wrapped_traceback_cut_at_its_raise_names_the_function_s_article(
+    repository_kb: LiveKb,
+) -> None:
+    """Cut at ``raise RuntimeError(`` in ``_store_based_barrier``: that function's one failure."""
+    log = (KB_EXAMPLES / "store-barrier-timeout" / "torch1x-worker-count-4.log").read_text()
+    lines = log.split("\n")
+    cut = next(i for i, line in enumerate(lines) if line.startswith("RuntimeError: Timed out"))
+    found = match_text("\n".join(lines[:cut]), repository_kb.index).matches
+    assert [m.article_id for m in found][:2] == ["store-barrier-timeout", "mp-spawn-errors"]
+    assert found[0].score <= RAISED_CAP
+    assert found[0].confidence == "low"
+    assert notes(found[0]) == [RAISED_IN.format("_store_based_barrier")]
+
+
+def test_a_cut_traceback_without_a_wrapper_exception_gets_no_frame_guess(
+    repository_kb: LiveKb,
+) -> None:
+    """``Killing subprocess`` is no wrapper: torch's launch.py is not DeepSpeed's launcher."""
+    log = (KB_EXAMPLES / "childfailed" / "launch-calledprocesserror.log").read_text()
+    lines = log.split("\n")
+    cut = next(i for i, line in enumerate(lines) if line.startswith("subprocess.CalledProcess"))
+    found = [m.article_id for m in match_text("\n".join(lines[:cut]), repository_kb.index).matches]
+    assert "deepspeed-launcher-killed-subprocess" not in found
 
 
 def test_a_lower_cased_line_does_not_bypass_context_required(repository_kb: LiveKb) -> None:
