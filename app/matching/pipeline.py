@@ -47,6 +47,7 @@ WHOLE_LOG_LIMIT = 512 << 10
 """Above this, only excerpts (head, markers, tail) are decoded: a 1 MB log then costs a
 third of its whole-log match (goal P9), and ``test_big_log_path_finds_the_same_answer``
 holds the two paths to the same answer."""
+SHORT_PASTE_LINES = 200  # more lines than this, blank or not, are no retyped message
 VERSION_LINES = 3000  # versions are printed at start-up: look at the head of the log
 # A line of its own: NULs never survive decoding, and the value patterns of the
 # redaction rules stop at a line end. A bare "\x00" was swallowed by rules whose
@@ -88,7 +89,7 @@ def match_text(
         scored = fragment_scores(scored, events)
     scored = raised_in_cut_frame(cut_wrapper_scores(scored, events), events, index)
     matches = _rank(scored, index, options)
-    if matches and sum(1 for line in lines if line.strip()) <= MAX_CLOSE_LINES:
+    if matches and len(lines) <= SHORT_PASTE_LINES and _nonblank(lines) <= MAX_CLOSE_LINES:
         events, scored, matches = _respelt_lead(
             matches, events, scored, index, (hits, versions), options
         )
@@ -204,6 +205,10 @@ def _fallback(
             plain = _score_event(at, item.event, reading.index, hits, versions)
             scored[at] = capped(plain, item)
     return events, redactions + more, scored
+
+
+def _nonblank(lines: Sequence[str]) -> int:
+    return sum(1 for line in lines if line.strip())
 
 
 def _respelt_lead(
