@@ -247,16 +247,34 @@ def test_a_respelt_reading_keeps_the_lead_that_context_earned(repository_kb: Liv
     assert "broken-install-undefined-symbol" not in found  # its exclude reads the respelt line
 
 
-def test_a_respelt_pattern_hit_beats_similarity_alone(repository_kb: LiveKb) -> None:
-    paste = (
-        "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/"
-        "NCCLUtils.hpp:275, unhaandled system error (run with NCCL_DEBUG=INFO for details), "
-        "NCCL version 2.18.1"
-    )
+@pytest.mark.parametrize(
+    ("paste", "article", "read"),
+    [
+        # a respelt pattern hit beats similarity alone
+        (
+            "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/"
+            "NCCLUtils.hpp:275, unhaandled system error (run with NCCL_DEBUG=INFO for details), "
+            "NCCL version 2.18.1",
+            "nccl-system-error",
+            "unhaandled as unhandled",
+        ),
+        # a typo that let only the general pattern hit: the respelt line earns multi-gpu
+        (
+            "RuntimeError: Expected all tensors to be on the same device, but got index is on "
+            "cuda:0, diffferent from other tensors on cuda:1 (when checking argument in method "
+            "wrapper_CUDA__index_select)",
+            "device-mismatch-multi-gpu",
+            "diffferent as different",
+        ),
+    ],
+)
+def test_a_respelt_reading_beats_a_weaker_answer(
+    paste: str, article: str, read: str, repository_kb: LiveKb
+) -> None:
     match = only(paste, repository_kb)
-    assert match.article_id == "nccl-system-error"
+    assert match.article_id == article
     assert match.score <= CLOSE_CAP
-    assert any("unhaandled as unhandled" in hint for hint in notes(match))
+    assert any(read in hint for hint in notes(match))
 
 
 def test_a_wrapper_whose_wrapped_traceback_was_cut_is_a_medium_answer(
@@ -420,19 +438,6 @@ def test_a_long_paste_does_not_respell_its_loose_lines(repository_kb: LiveKb) ->
     line = "Exception: Current loss scale already at minimum - cannot decrrease scale anymore."
     filler = [f"step {i} loss 2.3{i % 10}" for i in range(30)]
     assert match_text("\n".join([*filler, line]), repository_kb.index).unknown
-
-
-def test_a_typo_that_hid_the_specialised_article_is_read_respelt(repository_kb: LiveKb) -> None:
-    """``diffferent`` let only the general pattern hit: the respelt line earns multi-gpu."""
-    paste = (
-        "RuntimeError: Expected all tensors to be on the same device, but got index is on cuda:0, "
-        "diffferent from other tensors on cuda:1 (when checking argument in method "
-        "wrapper_CUDA__index_select)"
-    )
-    top = only(paste, repository_kb)
-    assert top.article_id == "device-mismatch-multi-gpu"
-    assert top.score <= CLOSE_CAP
-    assert any("diffferent as different" in hint for hint in notes(top))
 
 
 def test_a_respelt_line_that_names_no_specialised_article_keeps_its_answer(
