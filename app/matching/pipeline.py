@@ -208,7 +208,7 @@ def _fallback(
 
 
 def _nonblank(lines: Sequence[str]) -> int:
-    return sum(1 for line in lines if line.strip())
+    return sum(map(bool, map(str.strip, lines)))
 
 
 def _respelt_lead(

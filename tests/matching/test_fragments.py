@@ -49,6 +49,18 @@ def notes(match: Match) -> list[str]:
             "wrapper_CUDA_addmm)",
             "device-mismatch-user-code",
         ),
+        # the quoted "RuntimeError: ..." made an event of its own; the line's start is the wrapper's
+        (
+            "debug_wrapper raised RuntimeError: Triton Error [CUDA]: invalid argument",
+            "torch-compile-backend-failed",
+        ),
+        (
+            "HTTPConnectionPool(host='127.0.0.1', port=9): Max retries exceeded with url: "
+            "/Qwen/Qwen2.5-0.5B-Instruct/resolve/main/config.json (Caused by NewConnectionError("
+            "\"HTTPConnection(host='127.0.0.1', port=9): Failed to establish a new connection: "
+            '[Errno 111] Connection refused"))',
+            "hub-connection-max-retries",
+        ),
     ],
 )
 def test_a_message_without_its_exception_line_is_matched_at_medium_at_best(
@@ -266,9 +278,23 @@ def test_a_respelt_reading_keeps_the_lead_that_context_earned(repository_kb: Liv
             "device-mismatch-multi-gpu",
             "diffferent as different",
         ),
+        # shape "misspelt word": only a quoted span without whitespace is the user's name
+        # a contraction's apostrophe opens no quotation: "objeect" sat between 't and 'main
+        (
+            "AttributeError: Can't pickle local objeect 'main.<locals>.collate'",
+            "dataloader-pickle-local-object",
+            "objeect as object",
+        ),
+        # a quoted sentence is the message itself (pyarrow's tuple), not a name
+        (
+            "pyarrow.lib.ArrowInvalid: ('Could not convvert 1 with type int: tried to convert to "
+            "str', 'Conversion failed for column label with type object')",
+            "datasets-arrow-invalid",
+            "convvert as convert",
+        ),
     ],
 )
-def test_a_respelt_reading_beats_a_weaker_answer(
+def test_a_respelt_reading_answers_at_low_with_its_note(
     paste: str, article: str, read: str, repository_kb: LiveKb
 ) -> None:
     match = only(paste, repository_kb)
@@ -367,34 +393,6 @@ def test_a_wrapper_yields_to_the_cause_a_fallback_finds(repository_kb: LiveKb) -
     assert found[:2] == ["embedding-index-out-of-range-cpu", "childfailed"]
 
 
-@pytest.mark.parametrize(
-    ("paste", "article", "read"),
-    [
-        # a contraction's apostrophe opens no quotation: "objeect" sat between 't and 'main
-        (
-            "AttributeError: Can't pickle local objeect 'main.<locals>.collate'",
-            "dataloader-pickle-local-object",
-            "objeect as object",
-        ),
-        # a quoted sentence is the message itself (pyarrow's tuple), not a name
-        (
-            "pyarrow.lib.ArrowInvalid: ('Could not convvert 1 with type int: tried to convert to "
-            "str', 'Conversion failed for column label with type object')",
-            "datasets-arrow-invalid",
-            "convvert as convert",
-        ),
-    ],
-)
-def test_a_misspelt_word_beside_quotes_is_respelt(
-    paste: str, article: str, read: str, repository_kb: LiveKb
-) -> None:
-    """Shape "misspelt word": only a quoted span without whitespace is the user's name."""
-    top = only(paste, repository_kb)
-    assert top.article_id == article
-    assert top.score <= CLOSE_CAP
-    assert any(read in hint for hint in notes(top))
-
-
 def test_a_quoted_name_stays_as_pasted_beside_a_respelt_word(repository_kb: LiveKb) -> None:
     """``<locals>`` inside the quoted name is not respelt to the vocabulary's ``local``."""
     result = match_text(
@@ -476,28 +474,3 @@ def test_a_natively_lower_case_line_stays_a_medium_answer(repository_kb: LiveKb)
     top = only(SIZES, repository_kb)
     assert top.article_id == "size-mismatch-load"
     assert FOLDED_CAP < top.score <= MESSAGE_CAP
-
-
-@pytest.mark.parametrize(
-    ("paste", "article"),
-    [
-        # the quoted "RuntimeError: ..." made an event of its own; the line's start is the wrapper's
-        (
-            "debug_wrapper raised RuntimeError: Triton Error [CUDA]: invalid argument",
-            "torch-compile-backend-failed",
-        ),
-        (
-            "HTTPConnectionPool(host='127.0.0.1', port=9): Max retries exceeded with url: "
-            "/Qwen/Qwen2.5-0.5B-Instruct/resolve/main/config.json (Caused by NewConnectionError("
-            "\"HTTPConnection(host='127.0.0.1', port=9): Failed to establish a new connection: "
-            '[Errno 111] Connection refused"))',
-            "hub-connection-max-retries",
-        ),
-    ],
-)
-def test_a_line_around_a_quoted_exception_is_read_as_a_message(
-    paste: str, article: str, repository_kb: LiveKb
-) -> None:
-    top = only(paste, repository_kb)
-    assert top.article_id == article
-    assert top.score <= MESSAGE_CAP
