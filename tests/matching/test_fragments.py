@@ -303,13 +303,21 @@ def test_a_respelt_reading_answers_at_low_with_its_note(
     assert any(read in hint for hint in notes(match))
 
 
+def cut_at(example: str, start: str) -> tuple[list[str], int]:
+    """A KB example's lines and the index of the first that starts with ``start``."""
+    lines = (KB_EXAMPLES / example).read_text().split("\n")
+    return lines, next(i for i, line in enumerate(lines) if line.startswith(start))
+
+
+BARRIER = "store-barrier-timeout/torch1x-worker-count-4.log"
+
+
 def test_a_wrapper_whose_wrapped_traceback_was_cut_is_a_medium_answer(
     repository_kb: LiveKb,
 ) -> None:
     """mp.spawn's wrapper names the child's error below it; cut before that error, it is all."""
-    log = (KB_EXAMPLES / "store-barrier-timeout" / "torch1x-worker-count-4.log").read_text()
-    lines = log.split("\n")
-    cut = next(i for i, line in enumerate(lines) if line.startswith("RuntimeError: Timed out"))
+    lines, cut = cut_at(BARRIER, "RuntimeError: Timed out")
+    log = "\n".join(lines)
     # cut above the frame that raised: the child's traceback ends in init_process_group's call
     assert lines[cut - 1].strip().startswith("raise RuntimeError(")
     whole, fragment = only(log, repository_kb), only("\n".join(lines[: cut - 2]), repository_kb)
@@ -323,9 +331,7 @@ def test_a_wrapped_traceback_cut_at_its_raise_names_the_function_s_article(
     repository_kb: LiveKb,
 ) -> None:
     """Cut at ``raise RuntimeError(`` in ``_store_based_barrier``: that function's one failure."""
-    log = (KB_EXAMPLES / "store-barrier-timeout" / "torch1x-worker-count-4.log").read_text()
-    lines = log.split("\n")
-    cut = next(i for i, line in enumerate(lines) if line.startswith("RuntimeError: Timed out"))
+    lines, cut = cut_at(BARRIER, "RuntimeError: Timed out")
     found = match_text("\n".join(lines[:cut]), repository_kb.index).matches
     assert [m.article_id for m in found][:2] == ["store-barrier-timeout", "mp-spawn-errors"]
     assert found[0].score <= RAISED_CAP
@@ -337,9 +343,7 @@ def test_a_cut_traceback_without_a_wrapper_exception_gets_no_frame_guess(
     repository_kb: LiveKb,
 ) -> None:
     """``Killing subprocess`` is no wrapper: torch's launch.py is not DeepSpeed's launcher."""
-    log = (KB_EXAMPLES / "childfailed" / "launch-calledprocesserror.log").read_text()
-    lines = log.split("\n")
-    cut = next(i for i, line in enumerate(lines) if line.startswith("subprocess.CalledProcess"))
+    lines, cut = cut_at("childfailed/launch-calledprocesserror.log", "subprocess.CalledProcess")
     found = [m.article_id for m in match_text("\n".join(lines[:cut]), repository_kb.index).matches]
     assert "deepspeed-launcher-killed-subprocess" not in found
 
