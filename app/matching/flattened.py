@@ -87,6 +87,10 @@ def unfold_lines(lines: Sequence[str], numbers: Sequence[int]) -> tuple[list[str
     return out, out_numbers
 
 
+_BARE_RANK = re.compile(r"^\[(?:rank|default)\d{1,5}\]:\s*$")
+"""A piece that is only a rank prefix: its line's content was split off after it."""
+
+
 def _unfold(line: str) -> list[str]:
     if _JOINED.search(line) is None:
         return [line]
@@ -97,4 +101,25 @@ def _unfold(line: str) -> list[str]:
             pieces.append(piece)
         else:  # the frame's source line, indented below its File line as Python prints it
             pieces += ["  " + frame[1], "    " + piece[frame.end() :]]
-    return pieces
+    return _reprefixed(pieces)
+
+
+def _reprefixed(pieces: list[str]) -> list[str]:
+    """Each bare ``[rank0]:`` piece put back before the piece that followed it.
+
+    Shape "joined into one line" of a rank-prefixed log: ``[rank0]: RuntimeError:
+    ...`` splits at the rank and again at the exception, and an exception line
+    without the prefix that its continuation lines (``[rank0]: \tsize
+    mismatch for ...``) carry ended its message at the first of them.
+    """
+    out: list[str] = []
+    prefix = ""
+    for piece in pieces:
+        if _BARE_RANK.match(piece):
+            prefix = piece + " "
+            continue
+        out.append(prefix + piece if prefix else piece)
+        prefix = ""
+    if prefix:
+        out.append(prefix.rstrip())
+    return out

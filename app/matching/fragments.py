@@ -9,14 +9,23 @@ note that says what was missing, so a reader knows how far to trust it:
 
 1. ``message alone``: an article's own error pattern hits a pasted line that
    no event covers (the exception class or the traceback header was not
-   pasted), and no logger level before it says it was survived. The line
-   becomes an event and is scored as usual, capped at medium.
+   pasted; an exception quoted inside the line covers only itself), and no
+   logger level before it says it was survived. The line becomes an event
+   and is scored as usual, capped at medium. A lower-case line that holds
+   more of the KB once case is ignored was retyped: it is left to the folded
+   reading, which answers beside this one (``_lowered``).
 2. ``ignoring case``: the same, with the error patterns compiled without case
    (a message retyped or lower-cased by a chat client); capped at low.
 3. ``close wording``: an event's message with up to three words that no
    error pattern spells corrected to the nearest word the patterns do spell
    (normalised Levenshtein >= 0.8, ``literals.py``), then matched precisely
    as usual; capped at low, and the note says which words were read how.
+4. ``close wording, lines``: the same for the lines of a short paste that no
+   event covers (a bare ``Exception: ...`` line, a message without its class).
+
+A respelt reading also replaces an answer that did match, in a short paste,
+when a typo hid the specialised article of a shared message
+(``hidden_specialised``, called from the pipeline).
 
 A traceback cut before its exception line gets no guess here: its frames
 alone name the code path, not the failure, and a guess from them would be a
@@ -65,10 +74,18 @@ FOLDED_CAP = 0.64  # low: the words match, their case does not
 CLOSE_CAP = 0.62  # low: the patterns hit only once a misspelt word was corrected
 MAX_CLOSE_CHARS = 400  # a retyped message is short; only its head is respelt
 MAX_RESPELT = 3  # words corrected in one message
+MAX_CLOSE_LINES = 20  # non-blank lines of a paste whose uncovered lines are respelt
 CLOSE_SIMILARITY = 0.8  # normalised Levenshtein: one wrong letter in a word of five or more
 CLOSE = "the message matched once a misspelt word was read as the KB spells it"
-QUOTED = re.compile(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|`[^`\n]{0,200}`")
-"""Quoted spans (``KeyError: 'label'``, a path, a name): never respelt, they are the user's."""
+QUOTED = re.compile(r"(?<![A-Za-z])'[^'\s]{1,200}'|\"[^\"\s]{1,200}\"|`[^`\s]{1,200}`")
+"""Quoted names (``KeyError: 'label'``, a path, a key): never respelt, they are the user's.
+
+Shape "misspelt word": only a quoted span without whitespace is a name. A
+quoted sentence is a message (pyarrow's ``('Could not convert ...', ...)``,
+datasets' ``KeyError: "Column review not in the dataset..."``), and the
+apostrophe of a contraction opens no quotation (``Can't pickle local
+object 'f'`` hid the misspelt ``object`` between ``'t`` and ``'f``).
+"""
 MISSING_EXCEPTION = "the exception line is not in the paste: this line accompanies one"
 WRAPPED_CUT = "the wrapped error's exception line is not in the paste: only its wrapper is"
 FRAGMENT_KINDS = frozenset((EventKind.NCCL, EventKind.ERROR_LINE))
@@ -108,7 +125,9 @@ def _message_alone(reading: Reading) -> list[Found]:
     """Lines an error pattern of the KB hits although no event covers them."""
     index = reading.index
     sids = [sid for sid in sorted(reading.hits) if index.signatures[sid].kind == "error"]
-    covered = _covered(reading.events)
+    # an exception quoted inside the line (``debug_wrapper raised RuntimeError: ...``, a
+    # ``NewConnectionError("...")``) leaves the rest of the line to be read: shape "no class"
+    covered = _covered([e for e in reading.events if not e.quoted])
     found: dict[int, Found] = {}
     parse = PrefixParser()
     for sid in sids:
@@ -117,7 +136,7 @@ def _message_alone(reading: Reading) -> list[Found]:
                 continue
             content = parse(line).content.strip()
             span = index.first_span(sid, content)
-            if span and not survived(content[: span[0]]):
+            if span and not survived(content[: span[0]]) and not _lowered(reading, content):
                 found[row] = Found(_event(reading, row, content, MISSING), MESSAGE_CAP, MISSING)
                 break
         if len(found) >= MAX_FALLBACK_EVENTS:
@@ -125,7 +144,33 @@ def _message_alone(reading: Reading) -> list[Found]:
     return [found[row] for row in sorted(found)]
 
 
-def _ignoring_case(reading: Reading) -> list[Found]:
+def _lowered(reading: Reading, content: str) -> bool:
+    """Whether a lower-case line holds more of the KB once case is ignored than as pasted.
+
+    Shape "lower-cased": ``...localentrynotfounderror: an error happened while
+    trying to locate the file on the hub and we cannot find the requested files
+    in the local cache...`` hits one article's lower-case pattern as pasted
+    (``we cannot find...``) and the whole sentence of another only without case.
+    Such a line was retyped: the case-folded reading reads it, so that the
+    article whose pattern covers more of it competes (``ambiguity.py``).
+    """
+    if len(content.split()) < MIN_FOLDED_WORDS or content.lower() != content:
+        return False
+    if sum(map(len, reading.lines)) > MAX_FOLDED_CHARS:
+        return False
+    folded, sids = reading.index.folded_errors
+    data = rx.encode(content)
+    hit = {sids[i] for i in folded.Match(data) or ()}
+    return bool(hit - reading.index.scan(data))
+
+
+def _as_pasted(reading: Reading) -> list[Found]:
+    """Message alone, and the retyped lower-case lines that it leaves to the folded reading."""
+    found = _message_alone(reading) + _ignoring_case(reading, only_lowered=True)
+    return sorted(found, key=lambda item: item.event.line_start)
+
+
+def _ignoring_case(reading: Reading, *, only_lowered: bool = False) -> list[Found]:
     """Lower-cased lines an error pattern hits once case is ignored: ``cuda out of memory.``"""
     if sum(map(len, reading.lines)) > MAX_FOLDED_CHARS:
         return []
@@ -138,6 +183,8 @@ def _ignoring_case(reading: Reading) -> list[Found]:
         content = parse(line).content.strip()
         if len(content.split()) < MIN_FOLDED_WORDS or content.lower() != content:
             continue
+        if only_lowered and not _lowered(reading, content):
+            continue
         hit = folded.Match(rx.encode(content)) or ()
         if hit:
             event = _event(reading, row, content, FOLDED)
@@ -149,22 +196,87 @@ def _ignoring_case(reading: Reading) -> list[Found]:
 
 def _close_wording(reading: Reading) -> list[Found]:
     """Events whose message, a misspelt word or two corrected, an error pattern hits."""
-    words = reading.index.error_words
-    if not words:
-        return []
-    known = frozenset(words)
     found: list[Found] = []
     for position, event in enumerate(reading.events):
-        fixed = _respelt(event.error_text, words, known)
+        item = respelt_event(event, position, reading.index)
+        if item is not None:
+            found.append(item)
+        if len(found) >= MAX_FALLBACK_EVENTS:
+            break
+    return found
+
+
+def respelt_event(event: Event, position: int, index: SignatureIndex) -> Found | None:
+    """``event`` read with its misspelt words as the KB spells them, or None if none is."""
+    words = index.error_words
+    fixed = _respelt(event.error_text, words, index.error_word_set) if words else None
+    if fixed is None:
+        return None
+    text, changes = fixed
+    note = f"{CLOSE}: " + ", ".join(f"{a} as {b}" for a, b in changes)
+    message = _apply(event.message, changes)
+    # the whole event is read respelt, so its neighbours' excludes see the words they spell
+    whole = _apply(event.text, changes)
+    respelt = dataclasses.replace(event, error_text=text, message=message, text=whole)
+    return Found(respelt, CLOSE_CAP, note, replaces=position)
+
+
+def hidden_specialised(again: Sequence[Scored], top: str) -> bool:
+    """Whether a respelt reading's best article is a specialised one that a typo hid.
+
+    Shape "misspelt word" of a message that two articles share: ``...
+    diffferent from other tensors on cuda:1`` still hits the general article's
+    shorter pattern (``device-mismatch-user-code``), and the typo alone keeps
+    the specialised one (``device-mismatch-multi-gpu``) from reading it. The
+    respelt reading wins only when its best article's error span strictly
+    contains the span of the article that answered (``ambiguity.py``'s
+    relation, so a specialised article still needs its context to lead).
+    """
+    if not again:
+        return False
+    best = max(again, key=lambda s: (s.score, s.article_id))
+    general = next((s for s in again if s.article_id == top), None)
+    if best.article_id == top or general is None or not best.span or not general.span:
+        return False
+    inside = best.span[0] <= general.span[0] and general.span[1] <= best.span[1]
+    return inside and best.span != general.span
+
+
+def _close_lines(reading: Reading) -> list[Found]:
+    """Lines no event covers whose message, a misspelt word corrected, an error pattern hits.
+
+    Shape "misspelt word" of a message that makes no event of its own: a bare
+    ``Exception: ... cannot decrrease scale`` (``Exception`` alone is no
+    standalone exception name) or a message without its class. Only in short
+    pastes (``MAX_CLOSE_LINES``): a retyped message is a chat line, and a job
+    log's every line is not worth a nearest-word search.
+    """
+    rows = [row for row, line in enumerate(reading.lines) if line.strip()]
+    words = reading.index.error_words
+    if not words or len(rows) > MAX_CLOSE_LINES:
+        return []
+    known = reading.index.error_word_set
+    covered = _covered([e for e in reading.events if not e.quoted])
+    index = reading.index
+    parse = PrefixParser()
+    found: list[Found] = []
+    for row in rows:
+        if reading.numbers[row] in covered:
+            continue
+        content = parse(reading.lines[row]).content.strip()
+        fixed = (
+            _respelt(content, words, known) if len(content.split()) >= MIN_FOLDED_WORDS else None
+        )
         if fixed is None:
             continue
         text, changes = fixed
+        sids = index.scan(rx.encode(text))
+        hit = [sid for sid in sids if index.signatures[sid].kind == "error"]
+        span = next((s for sid in hit if (s := index.first_span(sid, text))), None)
+        if span is None or survived(text[: span[0]]):
+            continue
         note = f"{CLOSE}: " + ", ".join(f"{a} as {b}" for a, b in changes)
-        message = _apply(event.message, changes)
-        # the whole event is read respelt, so its neighbours' excludes see the words they spell
-        whole = _apply(event.text, changes)
-        respelt = dataclasses.replace(event, error_text=text, message=message, text=whole)
-        found.append(Found(respelt, CLOSE_CAP, note, replaces=position))
+        found.append(Found(_event(reading, row, text, note), CLOSE_CAP, note))
         if len(found) >= MAX_FALLBACK_EVENTS:
             break
     return found
@@ -194,9 +306,10 @@ def _apply(text: str, changes: Sequence[tuple[str, str]]) -> str:
 
 
 FALLBACKS: tuple[Fallback, ...] = (
-    Fallback("message alone", _message_alone),
+    Fallback("message alone", _as_pasted),
     Fallback("ignoring case", _ignoring_case),
     Fallback("close wording", _close_wording),
+    Fallback("close wording, lines", _close_lines),
 )
 
 
@@ -265,6 +378,51 @@ def cut_wrapper_scores(
         else list(found)
         for found, event in zip(scored, events, strict=True)
     ]
+
+
+RAISED_CAP = 0.6  # low: no message, only the function that raised it
+RAISED_IN = (
+    "the wrapped error's exception line is not in the paste: its last frame raises in {}, "
+    "where only this article's error is raised"
+)
+
+
+def raised_in_cut_frame(
+    scored: Sequence[Sequence[Scored]], events: Sequence[Event], index: SignatureIndex
+) -> list[list[Scored]]:
+    """A wrapped traceback cut at a ``raise`` in a function that one article's error comes from.
+
+    Shape "cut before the exception line" of a wrapped failure: mp.spawn's
+    ``ProcessRaisedException`` says its child failed, and the child's
+    traceback stops at ``raise RuntimeError(`` in ``_store_based_barrier``.
+    A frame alone names a code path, not a failure, so this needs all of: a
+    wrapper in the paste (something failed), the cut traceback's last source
+    line a ``raise`` (it failed right there), and exactly one article whose
+    traceback signature's innermost function is that one. The answer is low,
+    above the wrapper's, with a note that says what it rests on; and only when
+    nothing but a wrapper matched.
+    """
+    result = [list(found) for found in scored]
+    if not any(event.consequence and event.exception for event in events):
+        return result  # a wrapper exception says a child failed; "Killing subprocess" does not
+    if any(found for found, event in zip(result, events, strict=True) if not event.consequence):
+        return result  # a failure that was matched on its own lines needs no frame to guess from
+    for position, event in enumerate(events):
+        if not is_cut(event) or result[position]:
+            continue
+        last = event.text.rstrip().rsplit("\n", 1)[-1].strip()
+        function = event.frames[-1].function
+        owners = index.by_innermost_function.get(function, ())
+        if not last.startswith("raise ") or len(owners) != 1:
+            continue
+        line = event.line_end
+        why = RAISED_IN.format(function)
+        evidence = (
+            Evidence("fuzzy", index.articles[owners[0]].fuzzy_text or "", line, line, why),
+            Evidence("note", "", line, line, why),
+        )
+        result[position] = [Scored(owners[0], RAISED_CAP, evidence)]
+    return result
 
 
 def fragment_scores(

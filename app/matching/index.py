@@ -142,6 +142,21 @@ class SignatureIndex:
         return tuple(sorted(vocabulary(s.pattern for s in self.signatures if s.kind == "error")))
 
     @cached_property
+    def error_word_set(self) -> frozenset[str]:
+        """``error_words`` as a set, for the membership test of each pasted word."""
+        return frozenset(self.error_words)
+
+    @cached_property
+    def by_innermost_function(self) -> Mapping[str, tuple[str, ...]]:
+        """Articles by the innermost function of their traceback signature (``fragments.py``)."""
+        table: dict[str, list[str]] = {}
+        for entry in self.articles.values():
+            functions = (entry.fuzzy_text or "").rsplit(" | ", 1)[-1].split()
+            if entry.fuzzy_text and functions:
+                table.setdefault(functions[-1], []).append(entry.id)
+        return {key: tuple(ids) for key, ids in table.items()}
+
+    @cached_property
     def by_exception(self) -> Mapping[str, tuple[str, ...]]:
         """Articles whose traceback signature names an exception type (short name)."""
         table: dict[str, list[str]] = {}

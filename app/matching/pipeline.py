@@ -23,13 +23,17 @@ from app.matching.events_model import Event
 from app.matching.excerpt import excerpt_lines
 from app.matching.flattened import unfold_lines
 from app.matching.fragments import (
+    MAX_CLOSE_LINES,
     Reading,
     capped,
     cut_wrapper_scores,
     fallback_events,
     folded_scores,
     fragment_scores,
+    hidden_specialised,
     is_fragment,
+    raised_in_cut_frame,
+    respelt_event,
 )
 from app.matching.frames_only import frames_only_scores
 from app.matching.fuzzy import candidates, similarities
@@ -44,6 +48,7 @@ WHOLE_LOG_LIMIT = 512 << 10
 """Above this, only excerpts (head, markers, tail) are decoded: a 1 MB log then costs a
 third of its whole-log match (goal P9), and ``test_big_log_path_finds_the_same_answer``
 holds the two paths to the same answer."""
+SHORT_PASTE_LINES = 200  # more lines than this, blank or not, are no retyped message
 VERSION_LINES = 3000  # versions are printed at start-up: look at the head of the log
 # A line of its own: NULs never survive decoding, and the value patterns of the
 # redaction rules stop at a line end. A bare "\x00" was swallowed by rules whose
@@ -83,8 +88,12 @@ def match_text(
     scored = [_score_event(i, e, index, hits, versions) for i, e in enumerate(events)]
     if is_fragment(events):
         scored = fragment_scores(scored, events)
-    scored = cut_wrapper_scores(scored, events)
+    scored = raised_in_cut_frame(cut_wrapper_scores(scored, events), events, index)
     matches = _rank(scored, index, options)
+    if matches and len(lines) <= SHORT_PASTE_LINES and _nonblank(lines) <= MAX_CLOSE_LINES:
+        events, scored, matches = _respelt_lead(
+            matches, events, scored, index, (hits, versions), options
+        )
     if not any(_on_a_cause(m, events) for m in matches):  # look again at what a paste left out
         reading = Reading(lines, numbers, events, hits, index)
         again, more, rescored = _fallback(reading, events, redactions, versions)
@@ -199,6 +208,36 @@ def _fallback(
             plain = _score_event(at, item.event, reading.index, hits, versions)
             scored[at] = capped(plain, item)
     return events, redactions + more, scored
+
+
+def _nonblank(lines: Sequence[str]) -> int:
+    return sum(map(bool, map(str.strip, lines)))
+
+
+def _respelt_lead(
+    matches: list[Match],
+    events: list[Event],
+    scored: list[list[Scored]],
+    index: SignatureIndex,
+    seen: tuple[frozenset[int], Mapping[str, str]],
+    options: MatchOptions,
+) -> tuple[list[Event], list[list[Scored]], list[Match]]:
+    """The top event read respelt, when a typo hid the specialised article (``hidden_specialised``).
+
+    Only for short pastes (a retyped message); a job log keeps its answer.
+    """
+    top = matches[0]
+    found = respelt_event(events[top.event_index], top.event_index, index)
+    if found is None:
+        return events, scored, matches
+    hits, versions = seen
+    hits = hits | index.scan(_event_blob([found.event]).encode())
+    again = _score_event(top.event_index, found.event, index, hits, versions)
+    if not hidden_specialised(again, top.article_id):
+        return events, scored, matches
+    events, scored = list(events), list(scored)
+    events[top.event_index], scored[top.event_index] = found.event, capped(again, found)
+    return events, scored, _rank(scored, index, options)
 
 
 def _on_a_cause(match: Match, events: Sequence[Event]) -> bool:

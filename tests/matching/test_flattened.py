@@ -86,3 +86,27 @@ def test_a_joined_traceback_matches_and_its_page_shows_the_pasted_line(
     assert result.top.article_id == "ddp-scalar-chunk"
     assert result.events[0].frames[0].function == "<module>"
     assert [text for _, text in result.windows[result.top.event_index]] == [JOINED]
+
+
+RANKED = [
+    "[rank0]: Traceback (most recent call last):",
+    '[rank0]:   File "/home/user/project/init_critic.py", line 13, in <module>',
+    "[rank0]:     engine.module.load_state_dict(full)",
+    "[rank0]: RuntimeError: Error(s) in loading state_dict for Sequential:",
+    "[rank0]: \tsize mismatch for 0.weight: copying a param with shape torch.Size([64, 32]) "
+    "from checkpoint, the shape in current model is torch.Size([0]).",
+]
+
+
+def test_a_joined_rank_prefixed_traceback_keeps_each_line_s_prefix() -> None:
+    """Shape "joined into one line": the exception line keeps the prefix its message lines carry."""
+    lines, _numbers = unfold_lines(["it fails with " + " ".join(RANKED)], [1])
+    assert lines == ["it fails with", *RANKED]
+
+
+def test_a_joined_rank_prefixed_message_is_read_with_its_continuation(
+    repository_kb: LiveKb,
+) -> None:
+    result = match_text("it fails with " + " ".join(RANKED), repository_kb.index)
+    assert result.top is not None
+    assert result.top.article_id == "zero3-empty-checkpoint-shape-0"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app.matching.fragments import CLOSE_CAP, FOLDED_CAP, MESSAGE_CAP
+from app.matching.fragments import CLOSE_CAP, FOLDED_CAP, MESSAGE_CAP, RAISED_CAP, RAISED_IN
 from app.matching.literals import literal_runs
 from app.matching.pipeline import match_text
 from app.matching.result import Match
@@ -48,6 +48,18 @@ def notes(match: Match) -> list[str]:
             "cpu, different from other tensors on cuda:0 (when checking argument in method "
             "wrapper_CUDA_addmm)",
             "device-mismatch-user-code",
+        ),
+        # the quoted "RuntimeError: ..." made an event of its own; the line's start is the wrapper's
+        (
+            "debug_wrapper raised RuntimeError: Triton Error [CUDA]: invalid argument",
+            "torch-compile-backend-failed",
+        ),
+        (
+            "HTTPConnectionPool(host='127.0.0.1', port=9): Max retries exceeded with url: "
+            "/Qwen/Qwen2.5-0.5B-Instruct/resolve/main/config.json (Caused by NewConnectionError("
+            "\"HTTPConnection(host='127.0.0.1', port=9): Failed to establish a new connection: "
+            '[Errno 111] Connection refused"))',
+            "hub-connection-max-retries",
         ),
     ],
 )
@@ -265,30 +277,93 @@ def test_a_respelt_reading_keeps_the_lead_that_context_earned(repository_kb: Liv
     assert "broken-install-undefined-symbol" not in found  # its exclude reads the respelt line
 
 
-def test_a_respelt_pattern_hit_beats_similarity_alone(repository_kb: LiveKb) -> None:
-    paste = (
-        "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/"
-        "NCCLUtils.hpp:275, unhaandled system error (run with NCCL_DEBUG=INFO for details), "
-        "NCCL version 2.18.1"
-    )
+@pytest.mark.parametrize(
+    ("paste", "article", "read"),
+    [
+        # a respelt pattern hit beats similarity alone
+        (
+            "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/"
+            "NCCLUtils.hpp:275, unhaandled system error (run with NCCL_DEBUG=INFO for details), "
+            "NCCL version 2.18.1",
+            "nccl-system-error",
+            "unhaandled as unhandled",
+        ),
+        # a typo that let only the general pattern hit: the respelt line earns multi-gpu
+        (
+            "RuntimeError: Expected all tensors to be on the same device, but got index is on "
+            "cuda:0, diffferent from other tensors on cuda:1 (when checking argument in method "
+            "wrapper_CUDA__index_select)",
+            "device-mismatch-multi-gpu",
+            "diffferent as different",
+        ),
+        # shape "misspelt word": only a quoted span without whitespace is the user's name
+        # a contraction's apostrophe opens no quotation: "objeect" sat between 't and 'main
+        (
+            "AttributeError: Can't pickle local objeect 'main.<locals>.collate'",
+            "dataloader-pickle-local-object",
+            "objeect as object",
+        ),
+        # a quoted sentence is the message itself (pyarrow's tuple), not a name
+        (
+            "pyarrow.lib.ArrowInvalid: ('Could not convvert 1 with type int: tried to convert to "
+            "str', 'Conversion failed for column label with type object')",
+            "datasets-arrow-invalid",
+            "convvert as convert",
+        ),
+    ],
+)
+def test_a_respelt_reading_answers_at_low_with_its_note(
+    paste: str, article: str, read: str, repository_kb: LiveKb
+) -> None:
     match = only(paste, repository_kb)
-    assert match.article_id == "nccl-system-error"
+    assert match.article_id == article
     assert match.score <= CLOSE_CAP
-    assert any("unhaandled as unhandled" in hint for hint in notes(match))
+    assert any(read in hint for hint in notes(match))
+
+
+def cut_at(example: str, start: str) -> tuple[list[str], int]:
+    """A KB example's lines and the index of the first that starts with ``start``."""
+    lines = (KB_EXAMPLES / example).read_text().split("\n")
+    return lines, next(i for i, line in enumerate(lines) if line.startswith(start))
+
+
+BARRIER = "store-barrier-timeout/torch1x-worker-count-4.log"
 
 
 def test_a_wrapper_whose_wrapped_traceback_was_cut_is_a_medium_answer(
     repository_kb: LiveKb,
 ) -> None:
     """mp.spawn's wrapper names the child's error below it; cut before that error, it is all."""
-    log = (KB_EXAMPLES / "store-barrier-timeout" / "torch1x-worker-count-4.log").read_text()
-    lines = log.split("\n")
-    cut = next(i for i, line in enumerate(lines) if line.startswith("RuntimeError: Timed out"))
-    whole, fragment = only(log, repository_kb), only("\n".join(lines[:cut]), repository_kb)
+    lines, cut = cut_at(BARRIER, "RuntimeError: Timed out")
+    log = "\n".join(lines)
+    # cut above the frame that raised: the child's traceback ends in init_process_group's call
+    assert lines[cut - 1].strip().startswith("raise RuntimeError(")
+    whole, fragment = only(log, repository_kb), only("\n".join(lines[: cut - 2]), repository_kb)
     assert whole.article_id == "store-barrier-timeout"
     assert fragment.article_id == "mp-spawn-errors"
     assert fragment.confidence == "medium"
     assert any("only its wrapper is" in hint for hint in notes(fragment))
+
+
+def test_a_wrapped_traceback_cut_at_its_raise_names_the_function_s_article(
+    repository_kb: LiveKb,
+) -> None:
+    """Cut at ``raise RuntimeError(`` in ``_store_based_barrier``: that function's one failure."""
+    lines, cut = cut_at(BARRIER, "RuntimeError: Timed out")
+    found = match_text("\n".join(lines[:cut]), repository_kb.index).matches
+    assert [m.article_id for m in found][:2] == ["store-barrier-timeout", "mp-spawn-errors"]
+    assert found[0].score <= RAISED_CAP
+    assert found[0].confidence == "low"
+    assert notes(found[0]) == [RAISED_IN.format("_store_based_barrier")]
+
+
+def test_a_cut_traceback_without_a_wrapper_exception_gets_no_frame_guess(
+    repository_kb: LiveKb,
+) -> None:
+    """``Killing subprocess`` is no wrapper: torch's launch.py is not DeepSpeed's launcher."""
+    lines, cut = cut_at("childfailed/launch-calledprocesserror.log", "subprocess.CalledProcess")
+    found = [m.article_id for m in match_text("\n".join(lines[:cut]), repository_kb.index).matches]
+    assert "deepspeed-launcher-killed-subprocess" not in found
 
 
 def test_a_lower_cased_line_does_not_bypass_context_required(repository_kb: LiveKb) -> None:
@@ -338,3 +413,86 @@ def test_a_wrapper_yields_to_the_cause_a_fallback_finds(repository_kb: LiveKb) -
     """The launcher's wrapper is a consequence: the pasted cause line comes first."""
     found = ids(WRAPPED_ONLY, repository_kb)
     assert found[:2] == ["embedding-index-out-of-range-cpu", "childfailed"]
+
+
+def test_a_quoted_name_stays_as_pasted_beside_a_respelt_word(repository_kb: LiveKb) -> None:
+    """``<locals>`` inside the quoted name is not respelt to the vocabulary's ``local``."""
+    result = match_text(
+        "AttributeError: Can't pickle local objeect 'main.<locals>.collate'", repository_kb.index
+    )
+    assert result.top is not None
+    event = result.events[result.top.event_index]
+    assert event.message == "Can't pickle local object 'main.<locals>.collate'"
+
+
+@pytest.mark.parametrize(
+    ("paste", "article", "read"),
+    [
+        # "Exception" alone is no standalone exception name: the line makes no event
+        (
+            "Exception: Current loss scale already at minimum - cannot decrrease scale anymore. "
+            "Exiting run.",
+            "fp16-overflow-loss-scale-min",
+            "decrrease as decrease",
+        ),
+        ("Exception: process 2 termminated with signal SIGKILL", "mp-spawn-errors", None),
+        # the message without its class, retyped
+        (
+            "训练时报错：\nCurrent loss scale already at minimum - cannot decrrease scale anymore.",
+            "fp16-overflow-loss-scale-min",
+            "decrrease as decrease",
+        ),
+    ],
+)
+def test_a_misspelt_line_that_makes_no_event_is_respelt(
+    paste: str, article: str, read: str | None, repository_kb: LiveKb
+) -> None:
+    top = only(paste, repository_kb)
+    assert top.article_id == article
+    assert top.score <= CLOSE_CAP
+    assert read is None or any(read in hint for hint in notes(top))
+
+
+def test_a_long_paste_does_not_respell_its_loose_lines(repository_kb: LiveKb) -> None:
+    """Only a short paste (a retyped message) has its uncovered lines respelt."""
+    line = "Exception: Current loss scale already at minimum - cannot decrrease scale anymore."
+    filler = [f"step {i} loss 2.3{i % 10}" for i in range(30)]
+    assert match_text("\n".join([*filler, line]), repository_kb.index).unknown
+
+
+def test_a_respelt_line_that_names_no_specialised_article_keeps_its_answer(
+    repository_kb: LiveKb,
+) -> None:
+    """cpu beside cuda:0 is the general article's case, respelt or not, and keeps its score."""
+    paste = (
+        "RuntimeError: Expected all tensors to be on the same device, but got mat1 is on cpu, "
+        "diffferent from other tensors on cuda:0 (when checking argument in method "
+        "wrapper_CUDA_addmm)"
+    )
+    top = only(paste, repository_kb)
+    assert top.article_id == "device-mismatch-user-code"
+    assert not any("as different" in hint for hint in notes(top))
+
+
+HUB_MESSAGE = (
+    "An error happened while trying to locate the file on the Hub and we cannot find the "
+    "requested files in the local cache. Please check your connection and try again or make "
+    "sure your Internet connection is on."
+)
+
+
+def test_a_lower_cased_line_is_read_without_case_when_that_reads_more_of_it(
+    repository_kb: LiveKb,
+) -> None:
+    """As pasted, only a lower-case fragment of the line hits; the whole sentence hits folded."""
+    line = f"huggingface_hub.errors.LocalEntryNotFoundError: {HUB_MESSAGE}".lower()
+    found = ids(line, repository_kb)
+    assert found[0] == "hub-connection-max-retries"
+    assert only(line, repository_kb).score <= FOLDED_CAP
+
+
+def test_a_natively_lower_case_line_stays_a_medium_answer(repository_kb: LiveKb) -> None:
+    """A line printed in lower case hits as much as pasted as folded: message alone answers."""
+    top = only(SIZES, repository_kb)
+    assert top.article_id == "size-mismatch-load"
+    assert FOLDED_CAP < top.score <= MESSAGE_CAP

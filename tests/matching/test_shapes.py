@@ -412,3 +412,68 @@ def test_a_progress_bar_between_frame_lines_is_no_exception() -> None:
     events = extract_events(lines)
     assert [e.exception for e in events] == ["ValueError"]
     assert events[0].root_cause
+
+
+@pytest.mark.parametrize(
+    ("message", "article"),
+    [
+        ("backend='inductor' raised:", "torch-compile-backend-failed"),
+        (
+            "401 Client Error. (Request ID: Root=1-687696a1-3f66c2915b2296982727aed2;"
+            "b08e9476-dba2-42d6-b24a-18232fe32042)",
+            "hub-gated-repo",
+        ),
+        ("Column 'text' doesn't exist.", "datasets-column-not-in-dataset"),
+        (
+            "__init__() got an unexpected keyword argument 'use_rslora'",
+            "peft-adapter-config-newer-version",
+        ),
+    ],
+)
+def test_a_message_pasted_without_its_class_names_its_article(
+    message: str, article: str, repository_kb: LiveKb
+) -> None:
+    """Shape "no exception class": the articles' patterns no longer need the class to read it."""
+    result = match_text(f"报错信息如下\n{message}", repository_kb.index)
+    assert result.top is not None
+    assert result.top.article_id == article
+    assert result.top.confidence != "high"
+
+
+@pytest.mark.parametrize(
+    "paste",
+    [
+        "requests.exceptions.HTTPError: 401 Client Error: Unauthorized for url: https://a.example/v1",
+        "FileNotFoundError: The file 'data.csv' doesn't exist.",
+        "TypeError: __init__() got an unexpected keyword argument 'use_cache_dir'",
+        "the logs say backend is ready and the server raised no error",
+    ],
+)
+def test_the_widened_patterns_keep_their_neighbours_out(paste: str, repository_kb: LiveKb) -> None:
+    assert top(paste, repository_kb) is None
+
+
+HUB_UNREACHABLE = (
+    "An error happened while trying to locate the file on the Hub and we cannot find the "
+    "requested files in the local cache. Please check your connection and try again or make "
+    "sure your Internet connection is on."
+)
+
+
+def test_the_hub_s_connection_message_is_the_unreachable_hub_s(repository_kb: LiveKb) -> None:
+    """huggingface_hub raises it for a connection issue, never in offline mode.
+
+    Offline mode says "outgoing traffic has been disabled"; the offline article
+    no longer claims the connection message as its own, so the message alone
+    (its class dropped) names the unreachable Hub, not the empty offline cache.
+    """
+    for paste in (HUB_UNREACHABLE, f"LocalEntryNotFoundError: {HUB_UNREACHABLE}"):
+        ids = [m.article_id for m in match_text(paste, repository_kb.index).matches]
+        assert ids[0] == "hub-connection-max-retries"
+        assert "hub-offline-local-entry" not in ids
+    offline = (
+        "huggingface_hub.errors.LocalEntryNotFoundError: Cannot find the requested files in the "
+        "disk cache and outgoing traffic has been disabled. To enable hf.co look-ups and "
+        "downloads online, set 'local_files_only' to False."
+    )
+    assert top(offline, repository_kb) == "hub-offline-local-entry"
