@@ -25,6 +25,8 @@ def loosened(pattern: str) -> str:
     open form is ``m`` states and a loop. Escapes (``\\{``, ``\\x{41}``,
     ``\\Q...\\E``) and character classes are copied as they are.
     """
+    if _BOUNDED_REPEAT.search(pattern) is None:  # most patterns: nothing to open
+        return pattern
     out: list[str] = []
     position, size, in_class = 0, len(pattern), False
     while position < size:

@@ -111,13 +111,15 @@ class HyperscanScanner:
 
     @classmethod
     def compile(cls, patterns: Sequence[str]) -> HyperscanScanner:
+        loose = [loosened(p) for p in patterns]
         database = hyperscan.Database()
         database.compile(
-            expressions=[loosened(p).encode() for p in patterns],
+            expressions=[p.encode() for p in loose],
             ids=list(range(len(patterns))),
             flags=[hyperscan_flags(p) for p in patterns],
         )
-        return cls(database, loosened_ids(patterns))
+        exact = {sid: p for sid, (p, q) in enumerate(zip(patterns, loose, strict=True)) if p != q}
+        return cls(database, exact)
 
     @classmethod
     def load(cls, blob: bytes, patterns: Sequence[str]) -> HyperscanScanner:
