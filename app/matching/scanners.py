@@ -175,6 +175,8 @@ def widest_bytes(pattern: str) -> int | None:
     Python's parser is only the ruler (as for the lint's shape checks); what
     it cannot read is treated as unbounded.
     """
+    if "{," in pattern:  # Python reads x{,n} as a repeat, RE2 and Hyperscan as literal text
+        return None
     try:
         widest = sre.parse(pattern).getwidth()[1]
     except (re.error, RecursionError, OverflowError):

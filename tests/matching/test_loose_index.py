@@ -19,7 +19,7 @@ from app.articles.model import Article
 from app.articles.patterns import hyperscan_flags
 from app.matching import scanners
 from app.matching.index import build_index, dump_index, load_index
-from app.matching.scanners import HyperscanScanner, loosened_ids
+from app.matching.scanners import HyperscanScanner, loosened_ids, widest_bytes
 from tests.matching.test_pipeline import article
 
 pytestmark = pytest.mark.skipif(not scanners.hyperscan_available(), reason="needs Hyperscan")
@@ -75,6 +75,27 @@ def test_a_loose_hit_counts_only_when_the_exact_pattern_matches(
 
 def test_only_changed_patterns_are_confirmed() -> None:
     assert set(loosened_ids(PATTERNS)) == {0, 2, 3}
+
+
+@pytest.mark.parametrize(
+    ("pattern", "widest"),
+    [
+        (r"widget.{0,3}exploded", 17),
+        (r"café[^\n]{1,2}crème", 4 * 11),  # UTF-8: up to four bytes a character
+        (r"widget \d+ exploded", None),  # unbounded: searched from the start
+        (r"ab{,2}cdef.{0,3}", None),  # x{,n}: literal text to RE2, a repeat to Python
+        (r"\Qa.b\E{1,2}", None),  # Python cannot read it
+    ],
+)
+def test_widest_bytes_bounds_where_a_confirmation_starts(pattern: str, widest: int | None) -> None:
+    assert widest_bytes(pattern) == widest
+
+
+def test_a_match_far_after_the_first_loose_end_is_still_confirmed() -> None:
+    """The first loose hit is a false one; the exact match comes 10 KB later."""
+    scanner = HyperscanScanner.compile([r"widget.{0,3}exploded"])
+    data = b"widget 12345 exploded\n" + b"x" * 10_000 + b"\nwidget 1 exploded\n"
+    assert scanner.scan(data) == {0}
 
 
 @pytest.mark.usefixtures("small_shards")
