@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import gc
 import logging
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
@@ -23,6 +24,8 @@ from app.http.errors import install_error_handlers
 from app.http.middleware import RequestMiddleware
 from app.http.ratelimit import RateLimiter, parse_networks
 from app.http.state import Services
+from app.matching.index import SignatureIndex
+from app.matching.pipeline import warm_up
 from app.service.allocator import tune_malloc
 from app.service.kb import prepare_valid_kb
 from app.service.metrics import Metrics, make_metrics
@@ -31,18 +34,53 @@ from app.service.recorder import Recorder
 from app.service.reload import KbHolder, Reloader
 from app.service.runner import MatchRunner
 from app.service.storage_budget import StorageBudget
+from app.service.warm_samples import warm_samples
 from app.settings import Settings
 from app.store.engine import check_sqlite_placement, make_engine
+from app.web.pages import warm_pages
 
 VERSION = "0.1.0"
 log = logging.getLogger(__name__)
 
 
+def warm_in_background(index: SignatureIndex, samples: Sequence[bytes] = ()) -> threading.Thread:
+    """Compile what the first request would (``warm_up``) once the service is ready.
+
+    A KB from its snapshot can answer as soon as its index is loaded; the
+    warm-up (every redaction rule, the case-folded set, the common line
+    shapes; then the page templates and Markdown parser, imported here rather
+    than at start) only spares the first requests that one-time cost, so it
+    no longer holds ``/readyz`` back (issue 23). A request that comes first
+    compiles what it needs itself, as a one-shot ``errkb match`` does; each
+    compile is kept once and equal whichever thread made it. A failure here
+    costs speed, not answers: it is logged. ``samples`` are real-shaped logs
+    (``warm_samples``) whose common RE2 states the first request then finds built.
+    """
+
+    def run() -> None:
+        try:
+            warm_up(index, samples)
+        except Exception:
+            log.exception("the warm-up match failed; the first requests compile what they need")
+        try:
+            warm_pages()
+        except Exception:
+            log.exception("the page warm-up failed; the first page builds what it needs")
+
+    thread = threading.Thread(target=run, name="errkb-warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
 def _services(settings: Settings, metrics: Metrics) -> Services:
     """Load the KB (refusing a bad one), open the engine, build the runner."""
     check_sqlite_placement(settings.database_url.get_secret_value(), replicas=settings.replicas)
-    kb = KbHolder(prepare_valid_kb(settings.kb_path, index_dir=settings.index_dir, snapshot=True))
+    live = prepare_valid_kb(
+        settings.kb_path, index_dir=settings.index_dir, snapshot=True, warm=False
+    )
+    kb = KbHolder(live)
     gc.freeze()  # the KB and index live forever: keep them out of every collection
+    warm_in_background(live.index, warm_samples(live.kb))
     engine = make_engine(settings.database_url.get_secret_value())
     runner = MatchRunner(
         kb=kb,

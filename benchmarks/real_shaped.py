@@ -27,6 +27,7 @@ import yaml
 
 from app.articles.load import load_kb
 from app.articles.model import Article
+from app.articles.patterns import MAX_PATTERN_CHARS
 
 REPO = Path(__file__).resolve().parents[1]
 MIN_WORD = 5
@@ -105,16 +106,31 @@ def real_shaped_kb(source: Path, target: Path, count: int) -> Path:
     for folder in ("articles", "examples", "repros"):
         (target / folder).mkdir(parents=True, exist_ok=True)
     for number in range(count):
-        original = articles[number % len(articles)]
-        data = yaml.safe_load(original.read_text(encoding="utf-8"))
-        stem = original.stem
-        if number >= len(articles):
-            data = clone_data(data, stem, number)
+        for step in range(len(articles)):  # a clone whose regex outgrows the limit: the next one
+            original = articles[(number + step) % len(articles)]
+            data = yaml.safe_load(original.read_text(encoding="utf-8"))
+            stem = original.stem
+            if number >= len(articles):
+                data = clone_data(data, stem, number)
+            if _within_limits(data):
+                break
         _write_article(target, data)
         _copy_folder(source / "examples" / stem, target / "examples" / data["id"], number, stem)
         if (source / "repros" / stem).is_dir():
             shutil.copytree(source / "repros" / stem, target / "repros" / data["id"])
     return target
+
+
+def _within_limits(data: dict[str, Any]) -> bool:
+    """Whether every regex of the article is within the lint's length limit.
+
+    The suffixes lengthen each literal word: a regex of many words (the
+    PEFT version message) passed 512 characters at some clone numbers, and
+    a KB with errors answers no ``errkb match`` from its snapshot.
+    """
+    signatures = data.get("signatures") or {}
+    patterns = [p for kind in ("error", "context", "exclude") for p in signatures.get(kind) or []]
+    return all(len(pattern) <= MAX_PATTERN_CHARS for pattern in patterns)
 
 
 def _write_article(target: Path, data: dict[str, Any]) -> None:

@@ -247,6 +247,7 @@ class Row:
     false: int = 0
     misses: list[str] = field(default_factory=list)
     generic: int = 0  # fragment pastes made only of lines that accompany any CUDA error
+    bare: int = 0  # fragment abstentions that keep no evidence at all (``_bare``)
 
 
 def _top(result: MatchResult) -> str | None:
@@ -297,7 +298,9 @@ def measure(live: LiveKb, cases: Sequence[Case]) -> dict[str, Row]:
             got = match_text(text, live.index)
             _count(rows[shape.name], shape, case, original, alone, got)
             if shape.group == "fragment" and case.expected and got.top is None:
-                rows[shape.name].generic += _generic(text)
+                generic = _generic(text)
+                rows[shape.name].generic += generic
+                rows[shape.name].bare += not generic and _bare(text, live)
     return rows
 
 
@@ -338,6 +341,22 @@ def _generic(text: str) -> bool:
     """Whether every non-blank line of ``text`` is one of CUDA's generic hint lines."""
     lines = [line for line in text.split("\n") if line.strip()]
     return bool(lines) and all(GENERIC.search(line) for line in lines)
+
+
+LIBRARY_FRAME = re.compile(r'File "[^"]*(?:site-packages|dist-packages|[/\\]lib[/\\]python\d)')
+"""A frame in installed or standard-library code: the part of a traceback that names a library."""
+
+
+def _bare(text: str, live: LiveKb) -> bool:
+    """Whether a fragment keeps no evidence: no KB pattern hits it and no frame is a library's.
+
+    What the generator left is then the user's own code or sentences (a cut
+    traceback of ``train.py`` frames only, the user's line read as the
+    message's tail): no reader could name the failure from it either.
+    """
+    hits = live.index.scan(text.encode())
+    kinds = {live.index.signatures[sid].kind for sid in hits}
+    return not kinds & {"error", "context"} and not LIBRARY_FRAME.search(text)
 
 
 def _pct(part: int, whole: int) -> str:
@@ -384,6 +403,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, row in rows.items():
         if row.generic:
             print(f"\n{name}: {row.generic} of the abstentions are CUDA's generic hint lines alone")
+        if row.bare:
+            print(f"\n{name}: {row.bare} of the abstentions keep no evidence (no KB pattern hits")
+            print("them, no library frame)", end="")
+            kept = row.positives - row.generic - row.bare
+            print(f"; without those and the hint lines: {_pct(row.top1, kept)}")
     if args.misses:
         for name, row in rows.items():
             for miss in row.misses:

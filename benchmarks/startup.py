@@ -17,11 +17,19 @@ words, examples and repros).
 ``--keep DIR`` keeps the cloned KB, the log and each side's index and snapshot
 in ``DIR`` between invocations (the first full load of 1,000 articles takes
 minutes on a shared machine); the untimed first run then only warms the cache.
+
+Bytecode: an installed errkb runs from compiled modules (``__pycache__``), so
+each side's ``app`` is compiled first and the children run without
+``PYTHONDONTWRITEBYTECODE`` (a shell that sets it would otherwise make every
+run compile ~100 modules from source: 0.3-0.5 s of CPU, more than the whole
+match). ``--source`` measures that case instead: nothing compiled, nothing
+written.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import resource
 import statistics
@@ -61,15 +69,34 @@ def timed(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, fl
     return wall, cpu
 
 
-def sides(baseline: Path | None, log: Path, kb: Path, work: Path) -> dict[str, tuple]:
+def child_environment(source: bool) -> dict[str, str]:
+    """This process's environment, with bytecode written and read unless ``source``."""
+    env = dict(os.environ)
+    if source:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    else:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def compile_tree(tree: Path, source: bool) -> None:
+    """Compile ``tree/app`` as an install would; with ``source``, nothing is compiled."""
+    if not source:
+        compileall.compile_dir(tree / "app", quiet=1)
+
+
+def sides(
+    baseline: Path | None, log: Path, kb: Path, work: Path, *, source: bool = False
+) -> dict[str, tuple]:
     """name -> (command, cwd, env) for the import floor, the baseline and this tree."""
     match = [sys.executable, "-m", "app.cli", "match", str(log), "--kb", str(kb)]
     found: dict[str, tuple] = {}
-    floor_env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    base_env = child_environment(source)
+    floor_env = {**base_env, "PYTHONPATH": str(ROOT)}
     found["python -c 'import app'"] = ([sys.executable, "-c", "import app"], ROOT, floor_env)
     trees = ([("baseline", baseline)] if baseline else []) + [("this tree", ROOT)]
     for name, tree in trees:
-        env = {**os.environ, "PYTHONPATH": str(tree), "ERRKB_INDEX_DIR": str(work / name)}
+        env = {**base_env, "PYTHONPATH": str(tree), "ERRKB_INDEX_DIR": str(work / name)}
         found[f"errkb match ({name})"] = (match, tree, env)
     return found
 
@@ -81,7 +108,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--keep", type=Path, help="work folder kept between invocations")
+    parser.add_argument("--source", action="store_true", help="no bytecode: compile every run")
     args = parser.parse_args()
+    for tree in ([args.baseline] if args.baseline else []) + [ROOT]:
+        compile_tree(tree, args.source)
+    print("bytecode:", "none (compiled from source every run)" if args.source else "compiled")
     with tempfile.TemporaryDirectory(prefix="errkb-startup-") as scratch:
         work = args.keep or Path(scratch)
         kb = work / "kb"
@@ -90,7 +121,7 @@ def main() -> None:
         elif not (kb / "articles").is_dir():
             real_shaped_kb(ROOT / "kb", kb, args.articles)
         log = ten_kb_log(work)
-        runs = sides(args.baseline, log, kb, work)
+        runs = sides(args.baseline, log, kb, work, source=args.source)
         for name, (command, cwd, env) in runs.items():  # warm the page cache, build caches
             wall, cpu = timed(command, cwd, env)
             print(f"first run {name}: {wall:.2f} s wall, {cpu:.2f} s CPU", flush=True)

@@ -102,3 +102,48 @@ def test_nothing_is_built_before_start_up(tmp_path: Path) -> None:
     app = create_app(settings_for(f"sqlite:///{tmp_path / 'sub' / 'db.sqlite'}", tmp_path / "nokb"))
     assert app.title == "errkb"
     assert not (tmp_path / "sub").exists()
+
+
+def test_ready_and_answering_before_the_warm_up_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23: the warm-up runs beside the service; /readyz and matches do not wait for it."""
+    import threading
+
+    from app import main as main_module
+    from tests.api.conftest import TRACEBACK
+    from tests.api.conftest import settings_for as api_settings
+
+    release, started = threading.Event(), threading.Event()
+    warmed: list[object] = []
+    sqlite_url = f"sqlite:///{tmp_path / 'errkb.db'}"
+
+    def held(index: object, samples: object = ()) -> None:
+        started.set()
+        assert release.wait(timeout=60)
+        warmed.append(samples)
+
+    monkeypatch.setattr(main_module, "warm_up", held)
+    migrate.upgrade(sqlite_url)
+    kb_root = write_kb(tmp_path / "kb")
+    with TestClient(create_app(api_settings(sqlite_url, kb_root))) as client:
+        assert started.wait(timeout=60)
+        assert client.get("/readyz").status_code == 200
+        answer = client.post("/api/v1/match", json={"text": TRACEBACK}).json()
+        assert answer["matches"][0]["article_id"] == "sample-error"
+        assert warmed == []
+        release.set()
+    deadline = time.monotonic() + 60
+    while not warmed and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(warmed) == 1
+    assert warmed[0] == [(kb_root / "examples" / "sample-error" / "sample.log").read_bytes()]
+
+
+def test_a_failed_warm_up_is_logged_not_fatal(caplog: pytest.LogCaptureFixture) -> None:
+    from app.main import warm_in_background
+
+    thread = warm_in_background(None)  # type: ignore[arg-type]  # warm_up(None) raises
+    thread.join(timeout=60)
+    assert not thread.is_alive()
+    assert "warm-up match failed" in caplog.text

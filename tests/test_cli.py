@@ -128,3 +128,43 @@ def test_i8_a_garbage_trusted_proxy_exits_2_in_config_and_serve() -> None:
         assert "ERRKB_TRUSTED_PROXIES: " in result.stderr
         assert "garbage-proxy" not in result.stderr
         assert "Traceback" not in result.stderr
+
+
+WHOLE_TREE = "import sys\nfrom app.cli.commands import run\nsys.argv[0] = 'errkb'\nrun()\n"
+SERVE_TREE = "import sys\nfrom app.cli import main\nsys.argv[0] = 'errkb'\nmain()\n"
+
+
+def _in_tree(program: str, *args: str) -> tuple[int, str, str]:
+    done = subprocess.run(
+        [sys.executable, "-c", program, *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "COLUMNS": "100"},
+        timeout=60,
+        check=False,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_serve_alone_answers_as_the_whole_tree() -> None:
+    """Issue 23: ``errkb serve`` builds only its command; help and usage errors read the same."""
+    for args in (
+        ("serve", "--help"),
+        ("serve", "--port", "not-a-port"),
+        ("serve", "--workers", "0"),
+        ("serve", "--bogus"),
+        ("serve", "extra"),
+    ):
+        whole = _in_tree(WHOLE_TREE, *args)
+        assert whole[0] == 2 or args[1] == "--help", whole
+        assert _in_tree(SERVE_TREE, *args) == whole, args
+
+
+def test_serve_alone_does_not_build_the_other_commands() -> None:
+    probe = (
+        "import sys\nfrom app.cli import main\nsys.argv = ['errkb', 'serve', '--help']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(sorted(n for n in ('app.cli.commands', 'app.verify.cli') if n in sys.modules))\n"
+    )
+    assert _in_tree(probe)[1].strip().endswith("[]")

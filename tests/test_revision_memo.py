@@ -82,6 +82,34 @@ def test_a_damaged_or_foreign_memo_is_ignored(tmp_path: Path, hashes: list[Path]
     memo = json.loads(memo_file.read_text())
     memo_file.write_text(json.dumps(memo | {"revision": "0" * 64}, indent=1)[:-20])
     assert memo_revision(root, memo_dir) == real
-    memo_file.write_text(json.dumps(memo | {"revision": "0" * 64, "stamps": memo["stamps"][:-1]}))
+    other_stamps = {"stamps_sha256": "0" * 64}  # a memo of files that are not these
+    memo_file.write_text(json.dumps(memo | {"revision": "0" * 64} | other_stamps))
     assert memo_revision(root, memo_dir) == real
+    old_format = {key: value for key, value in memo.items() if key != "format"}
+    memo_file.write_text(json.dumps(old_format | {"revision": "0" * 64}))
+    assert memo_revision(root, memo_dir) == real
+    assert len(hashes) == 4
+
+
+def test_the_walk_sees_what_the_hash_reads(tmp_path: Path, hashes: list[Path]) -> None:
+    """Nested files count, ``__pycache__`` does not, a link to a file is followed (as reading)."""
+    root = write_kb(tmp_path / "kb")
+    nested = root / "repros/sample-error/data/input.txt"
+    nested.parent.mkdir(parents=True)
+    nested.write_text("one\n")
+    outside = tmp_path / "outside.txt"
+    outside.write_text("linked\n")
+    (root / "examples/sample-error/linked.log").symlink_to(outside)
+    cache = root / "repros/sample-error/__pycache__"
+    cache.mkdir()
+    memo_dir = tmp_path / "memo"
+    first = memo_revision(root, memo_dir)
+    (cache / "x.pyc").write_bytes(b"\0")
+    assert memo_revision(root, memo_dir) == first  # not a revision file
+    assert len(hashes) == 1
+    nested.write_text("two\n")
+    second = memo_revision(root, memo_dir)
+    assert second == kb_revision(root) != first
+    outside.write_text("changed through the link\n")
+    assert memo_revision(root, memo_dir) == kb_revision(root) != second
     assert len(hashes) == 3

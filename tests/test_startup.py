@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -45,3 +46,22 @@ def test_match_imports_no_web_database_or_ray(tmp_path: Path) -> None:
     assert list((tmp_path / "index").glob("*.kb"))
     code, loaded = _match_in_a_fresh_process(tmp_path)  # reads it
     assert (code, loaded) == ("0", "")
+
+
+SERVE_LATER = ("alembic", "mako", "pygments", "jinja2", "markdown_it")
+
+
+def test_the_server_imports_pages_and_alembic_only_when_it_needs_them() -> None:
+    """``errkb serve`` is ready without Alembic (database at head) or the page stack (warm-up)."""
+    probe = (
+        "import sys\nimport app.main\n"
+        "def later():\n"
+        f"    return sorted(n for n in {SERVE_LATER!r} if n in sys.modules)\n"
+        "before = later()\n"
+        "from app.web.pages import warm_pages\nwarm_pages()\n"
+        "import json\nprint(json.dumps([before, later()]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert json.loads(done.stdout) == [[], ["jinja2", "markdown_it"]]

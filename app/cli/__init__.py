@@ -5,8 +5,9 @@ found errors, no article matched); 2 an error (bad usage, unreadable input,
 database down). The command tree is typer's, in ``commands``; the common
 ``errkb match FILE`` call takes a quick path (``quick``) that imports neither
 typer nor pydantic, because a job hook pays its start-up once per log
-(issue 23). This package imports nothing heavy itself: ``cli`` (the typer
-app) is loaded on first use.
+(issue 23); ``errkb serve`` builds only its own command (``launch``). This
+package imports nothing heavy itself: ``cli`` (the typer app) is loaded on
+first use.
 """
 
 from __future__ import annotations
@@ -23,6 +24,10 @@ def main() -> None:
         code = quick_match(sys.argv[2:])
         if code is not None:
             sys.exit(code)
+    if sys.argv[1:2] == ["serve"]:  # a server needs no other command's modules
+        from app.cli.launch import run_tree, serve_tree
+
+        run_tree(serve_tree())
     from app.cli.commands import run
 
     run()

@@ -1,6 +1,6 @@
 """The ``errkb`` command tree (typer), one module per command group.
 
-``run`` maps the error tree of ``app.errors`` to the exit codes in one place.
+``run`` maps the error tree of ``app.errors`` to the exit codes (``launch.run_tree``).
 The groups: ``knowledge`` (lint, match, schema), ``serving`` (config,
 serve, report, version), ``database`` (db ...), ``tokens`` (token ...),
 ``writing`` (new, dryrun, feedback ...); ``verify`` lives in ``app.verify.cli``.
@@ -8,22 +8,11 @@ serve, report, version), ``database`` (db ...), ``tokens`` (token ...),
 
 from __future__ import annotations
 
-import sys
-
-import typer
-
 from app.cli import agents, database, knowledge, serving, tokens, writing
-from app.cli.common import EXIT_ERROR, EXIT_OK
-from app.errors import ErrkbError
+from app.cli.launch import new_tree, run_tree
 from app.verify.cli import verify_cli
 
-cli = typer.Typer(
-    name="errkb",
-    help="errkb: an error-signature knowledge base for training failures.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+cli = new_tree()
 cli.add_typer(database.db_cli, name="db")
 cli.add_typer(tokens.token_cli, name="token")
 
@@ -51,16 +40,4 @@ cli.add_typer(writing.feedback_cli, name="feedback")
 
 def run() -> None:
     """Run the command line through typer; maps errkb's errors to exit codes."""
-    try:
-        code = cli(standalone_mode=False)
-    except ErrkbError as exc:
-        typer.echo(f"errkb: {exc}", err=True)
-        sys.exit(EXIT_ERROR)
-    except typer.TyperException as exc:  # usage errors: unknown command, bad option
-        show = getattr(exc, "show", None)
-        if callable(show):
-            show()
-        sys.exit(EXIT_ERROR)
-    except (typer.Abort, KeyboardInterrupt):
-        sys.exit(EXIT_ERROR)
-    sys.exit(code if isinstance(code, int) else EXIT_OK)
+    run_tree(cli)

@@ -56,7 +56,7 @@ def serve(
     settings = settings_from(host=host, port=port)
     url = settings.database_url.get_secret_value()
     check_sqlite_placement(url, replicas=settings.replicas)  # before migrating it (F7)
-    migrate.upgrade(url, "head")
+    migrate.upgrade_if_behind(url)  # Alembic only when there is something to migrate
     raise_descriptor_limit()  # idle sockets cost a descriptor each until their deadline (I4)
     uvicorn.run(
         "app.main:create_app_from_env",

@@ -115,8 +115,15 @@ def explains(draft: Draft) -> bool:
 
 
 # Exceptions that only wrap a failure printed elsewhere: a wrapper never beats what it wraps.
+# DCP's CheckpointException prints each failing rank's own traceback inside its message.
 WRAPPERS = frozenset(
-    ("ChildFailedError", "CalledProcessError", "ProcessRaisedException", "SignalException")
+    (
+        "ChildFailedError",
+        "CalledProcessError",
+        "ProcessRaisedException",
+        "SignalException",
+        "CheckpointException",
+    )
 )
 COLLATERAL_SIGNALS = frozenset(("SIGTERM", "SIGINT", "SIGHUP"))
 COMPILER_WRAPPERS = frozenset(("BackendCompilerFailed",))

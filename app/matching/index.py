@@ -43,7 +43,8 @@ if TYPE_CHECKING:  # the pydantic model: building an index needs it, loading one
 
 SignatureKind = Literal["error", "context", "exclude"]
 FOLDED_CHUNK = 64  # error patterns per case-folded RE2 set: one compile holds the GIL
-FORMAT = b"ERRKB-INDEX-3\n"  # 3: databases of loosened patterns (COMPILED_FORM)
+# 3: article entries carry their traceback frames; 4: databases of loosened patterns
+FORMAT = b"ERRKB-INDEX-4\n"
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,7 @@ class ArticleEntry:
     affects: tuple[tuple[str, str], ...] = ()
     exception: str | None = None  # of the traceback signature, for fuzzy candidates
     fuzzy_text: str | None = None  # normalised traceback signature
+    frames: tuple[str, ...] = ()  # its traceback signature's 'path/suffix.py:function' frames
     error_sids: tuple[int, ...] = ()
     context_sids: tuple[int, ...] = ()
     exclude_sids: tuple[int, ...] = ()
@@ -149,6 +151,20 @@ class SignatureIndex:
                 table.setdefault(short_exception(entry.exception), []).append(entry.id)
         return {key: tuple(ids) for key, ids in table.items()}
 
+    @cached_property
+    def by_raising_frame(self) -> Mapping[str, tuple[tuple[str, str], ...]]:
+        """``function -> ((path suffix, article id), ...)``: each traceback signature's last frame.
+
+        The frame its exception is raised from; for a traceback cut before its
+        exception line (``frames_only.py``), looked up by function, then by path suffix.
+        """
+        table: dict[str, list[tuple[str, str]]] = {}
+        for entry in self.articles.values():
+            if entry.frames:
+                suffix, _, function = entry.frames[-1].rpartition(":")
+                table.setdefault(function, []).append((suffix, entry.id))
+        return {key: tuple(rows) for key, rows in table.items()}
+
 
 @dataclass(frozen=True)
 class FoldedSets:
@@ -208,6 +224,7 @@ def _entry(article: Article, sids: Mapping[SignatureKind, list[int]]) -> Article
         affects=tuple(sorted(article.affects.items())),
         exception=tb.exception if tb else None,
         fuzzy_text=signature_text_for(tb.exception, tb.message, tb.frames) if tb else None,
+        frames=tuple(tb.frames) if tb else (),
         error_sids=tuple(sids["error"]),
         context_sids=tuple(sids["context"]),
         exclude_sids=tuple(sids["exclude"]),
@@ -306,6 +323,7 @@ def _entry_from_json(data: dict[str, Any]) -> ArticleEntry:
         affects=tuple((str(name), str(spec)) for name, spec in data["affects"]),
         exception=data["exception"],
         fuzzy_text=data["fuzzy_text"],
+        frames=tuple(str(frame) for frame in data.get("frames", ())),
         error_sids=tuple(data["error_sids"]),
         context_sids=tuple(data["context_sids"]),
         exclude_sids=tuple(data["exclude_sids"]),

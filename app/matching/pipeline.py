@@ -31,6 +31,7 @@ from app.matching.fragments import (
     fragment_scores,
     is_fragment,
 )
+from app.matching.frames_only import frames_only_scores
 from app.matching.fuzzy import candidates, similarities
 from app.matching.index import SignatureIndex
 from app.matching.normalize import signature_text
@@ -92,6 +93,8 @@ def match_text(
         new = [m for m in found if m.article_id not in known]
         if new:  # else the events stay as pasted: a respelt reading that found nothing new
             matches, events, redactions = [*new, *matches][: options.top_k], again, more
+    if not matches:  # a traceback cut before its exception line: its raising statement
+        matches = _rank(frames_only_scores(events, index), index, options)
     stats = InputStats(bytes=len(data), lines=total_lines, redactions=redactions)
     windows = _windows(matches, events, pasted, pasted_numbers, notes) if options.windows else {}
     return MatchResult(tuple(matches), tuple(events), stats, versions, tuple(notes), windows)

@@ -28,6 +28,7 @@ frames, as a terminal's is.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from app.matching.drafts import MESSAGE_LINES, Draft, View
@@ -216,12 +217,29 @@ def breaks_message(text: str) -> bool:
     return exception_head(stripped, standalone=True) is not None
 
 
+_CJK = re.compile(r"[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+"""CJK characters and full-width punctuation: the script of a user's sentence, not a library's."""
+
+
+def user_sentence_after(message: list[str], line: str) -> bool:
+    """Whether ``line`` is a user's own sentence after a message printed without CJK text.
+
+    Issue 18, shape 4 ("continuation lines alone"): a paste often goes on
+    after the error line with the user's words (``学习率 2e-4，warmup 0。``).
+    The libraries' messages are English; a line in another script after one
+    that has none is the user writing, not the message going on.
+    """
+    return _CJK.search(line) is not None and not any(_CJK.search(part) for part in message)
+
+
 def read_message(view: View, index: int, first: str) -> tuple[list[str], int, bool]:
     """The message of the exception line at ``index``: (lines, last index, cut short)."""
     lines = [first]
     last = index
     for j in range(index + 1, min(len(view), index + 1 + MESSAGE_LINES)):
         if view.starts_record(j) or breaks_message(view.lines[j]):
+            return lines, last, False
+        if user_sentence_after(lines, view.lines[j]):
             return lines, last, False
         lines.append(view.lines[j].strip())
         last = j

@@ -18,7 +18,6 @@ from pathlib import Path
 from app.articles.load import KnowledgeBase, load_kb
 from app.articles.model import Article
 from app.articles.problems import Problem, Severity, errors_in
-from app.articles.revision import kb_revision
 from app.errors import KbInvalid
 from app.matching.index import (
     IndexFormatError,
@@ -31,6 +30,8 @@ from app.matching.index import (
 from app.matching.pipeline import MatchOptions, match_text, warm_up
 from app.matching.result import MatchResult
 from app.matching.scanners import hyperscan_available
+from app.service.prune import prune_revisions
+from app.service.revision_memo import memo_revision
 from app.service.shard_files import ShardFiles
 from app.service.snapshot import Snapshot, dump_snapshot, read_snapshot, snapshot_path
 from app.service.warm_samples import warm_samples
@@ -77,9 +78,12 @@ def prepare_kb(
     without, everything is checked again (``errkb lint``, reload). Either way
     a clean result is saved as the snapshot of its revision. ``warm=False``
     skips the warm-up match: a one-shot command's own match pays it once.
+    The revision comes from the memo in ``index_dir`` when no file changed
+    (``revision_memo``); saving a new revision's snapshot removes the files of
+    revisions older than the previous one (``prune``).
     """
     if snapshot and index_dir is not None:
-        cached = read_snapshot(index_dir, root, kb_revision(root))
+        cached = read_snapshot(index_dir, root, memo_revision(root, index_dir))
         if cached is not None and (cached.self_tested or not self_tests):
             return _from_snapshot(cached, index_dir, warm=warm)
     loaded = load_kb(root)
@@ -94,6 +98,7 @@ def prepare_kb(
     if prepared.live is not None and index_dir is not None:
         record = Snapshot(loaded.kb, prepared.problems, self_tested=self_tests)
         _save(snapshot_path(index_dir, loaded.kb.revision), dump_snapshot(record))
+        prune_revisions(index_dir, loaded.kb.revision)
     return prepared
 
 

@@ -152,7 +152,7 @@ def load_snapshot(blob: bytes, root: Path, revision: str) -> Snapshot:
     header, rest = _checked(blob, revision)
     try:
         verdict = _verdict(header)
-        articles = {item["stem"]: _article(root, item) for item in json.loads(rest)}
+        articles = {item["stem"]: _article(root, item) for item in json.loads(bytes(rest))}
     except (KeyError, TypeError, ValueError, ValidationError) as exc:
         if isinstance(exc, SnapshotError):
             raise
@@ -161,14 +161,21 @@ def load_snapshot(blob: bytes, root: Path, revision: str) -> Snapshot:
     return Snapshot(kb=kb, problems=verdict.problems, self_tested=verdict.self_tested)
 
 
-def _checked(blob: bytes, revision: str) -> tuple[dict[str, Any], bytes]:
-    """The header of an intact snapshot of ``revision`` and this errkb, and the articles' JSON."""
+def _checked(blob: bytes, revision: str) -> tuple[dict[str, Any], memoryview]:
+    """The header of an intact snapshot of ``revision`` and this errkb, and the articles' JSON.
+
+    The checksum covers the whole body; it is taken over a view of the blob,
+    not a copy (16 MB at 1,000 articles, copied twice before).
+    """
     if not blob.startswith(FORMAT):
         raise SnapshotError("not an errkb KB snapshot")
-    digest, _, body = blob[len(FORMAT) :].partition(b"\n")
-    if hashlib.sha256(body).hexdigest().encode() != digest:
+    view = memoryview(blob)
+    digest_end = _line_end(blob, len(FORMAT))
+    digest, body_start = blob[len(FORMAT) : digest_end], min(digest_end + 1, len(blob))
+    if hashlib.sha256(view[body_start:]).hexdigest().encode() != digest:
         raise SnapshotError("checksum mismatch")
-    first, _, rest = body.partition(b"\n")
+    first_end = _line_end(blob, body_start)
+    first, rest = blob[body_start:first_end], view[first_end + 1 :]
     try:
         header = json.loads(first)
         if header["revision"] != revision or header["code"] != code_key():
@@ -178,6 +185,12 @@ def _checked(blob: bytes, revision: str) -> tuple[dict[str, Any], bytes]:
             raise
         raise SnapshotError(f"unreadable snapshot: {type(exc).__name__}") from exc
     return header, rest
+
+
+def _line_end(blob: bytes, start: int) -> int:
+    """Where the line that begins at ``start`` ends: its newline, or the end of ``blob``."""
+    end = blob.find(b"\n", start)
+    return len(blob) if end < 0 else end
 
 
 def _verdict(header: dict[str, Any]) -> Verdict:

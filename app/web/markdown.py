@@ -8,20 +8,25 @@ A soft line break between two CJK characters renders as nothing
 (``cjk.break_is_gap``): the source wraps Chinese lines, Chinese has no spaces.
 Fenced code is highlighted here, on the server, by ``highlight.code_html``:
 the page needs no script for colours, and the spans pass nh3's class list.
+markdown-it is imported when the parser is first built (the service's warm-up
+or the first page), not at import: ``errkb serve`` is ready sooner.
 """
 
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
 import nh3
-from markdown_it import MarkdownIt
-from markdown_it.rules_core import StateCore
-from markdown_it.token import Token
-from markdown_it.utils import EnvType, OptionsDict
 
 from app.web.cjk import break_is_gap, tighten
 from app.web.highlight import LANGUAGES, TOKEN_CLASSES, code_html
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.rules_core import StateCore
+    from markdown_it.token import Token
+    from markdown_it.utils import EnvType, OptionsDict
 
 TAGS = {
     "p", "a", "em", "strong", "code", "pre", "span", "ul", "ol", "li", "blockquote",
@@ -88,11 +93,18 @@ def _tighten(state: StateCore) -> None:
 
 @cache
 def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
     parser = MarkdownIt("js-default", {"html": False, "linkify": False, "typographer": False})
     parser.options["highlight"] = _highlight
     parser.add_render_rule("softbreak", _softbreak)
     parser.core.ruler.push("cjk_tighten", _tighten)
     return parser
+
+
+def warm() -> None:
+    """Import and build the parser now (the service's warm-up), not on the first page."""
+    _parser()
 
 
 def render_markdown(text: str) -> str:

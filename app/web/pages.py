@@ -4,16 +4,17 @@ One ``Environment`` per app with ``autoescape=True`` for every template, not
 only ``.html`` ones (target C11), and ``StrictUndefined`` so a misspelt name
 fails a test instead of printing nothing. Pages choose their language with
 ``i18n.choose_lang``; a ``?lang=`` choice is remembered in a cookie.
+Jinja is imported when the environment is first built (by the service's
+warm-up, or the first page), not at import: ``errkb serve`` is ready sooner.
 """
 
 from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
-import jinja2
 from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
@@ -24,6 +25,10 @@ from app.web.cjk import typeset
 from app.web.guard import csrf_token, set_csrf_cookie
 from app.web.i18n import LANG_COOKIE, LANG_NAMES, choose_lang, refusal, words
 from app.web.markdown import render_markdown
+from app.web.markdown import warm as warm_markdown
+
+if TYPE_CHECKING:
+    import jinja2
 
 HERE = Path(__file__).parent
 TEMPLATES = HERE / "templates"
@@ -34,6 +39,8 @@ SPELLED_RANKS = 16
 
 @cache
 def environment() -> jinja2.Environment:
+    import jinja2
+
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         autoescape=True,
@@ -46,6 +53,12 @@ def environment() -> jinja2.Environment:
     env.filters["num"] = _number
     env.filters["ranks"] = rank_ranges
     return env
+
+
+def warm_pages() -> None:
+    """Import Jinja and markdown-it and build both now (the service's warm-up)."""
+    environment()
+    warm_markdown()
 
 
 def _number(value: int) -> str:

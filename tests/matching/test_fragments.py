@@ -204,6 +204,24 @@ def test_the_compiler_wrapper_yields_to_the_error_it_wraps(repository_kb: LiveKb
     assert result.events[1].consequence
 
 
+def test_the_dcp_wrapper_yields_to_the_rank_error_it_wraps(repository_kb: LiveKb) -> None:
+    """DCP's ``CheckpointException ranks:...`` prints each rank's traceback: that error leads."""
+    log = (
+        b"torch.distributed.checkpoint.api.CheckpointException: "
+        b"CheckpointException ranks:dict_keys([0])\n"
+        b"Traceback (most recent call last): (RANK 0)\n"
+        b'  File "/venv/lib/python3.11/site-packages/torch/distributed/checkpoint/'
+        b'default_planner.py", line 495, in create_default_local_load_plan\n'
+        b'    raise RuntimeError(f"Missing key in checkpoint state_dict: {fqn}.")\n'
+        b"RuntimeError: Missing key in checkpoint state_dict: model.layer.weight.\n"
+    )
+    result = match_text(log, repository_kb.index)
+    assert result.events[0].exception == "RuntimeError"
+    assert result.events[1].consequence
+    assert result.top is not None
+    assert result.top.article_id == "dcp-missing-key"
+
+
 def ids(text: str, live: LiveKb) -> list[str]:
     return [m.article_id for m in match_text(text, live.index).matches]
 

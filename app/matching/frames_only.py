@@ -1,0 +1,172 @@
+"""A traceback cut before its exception line: what its innermost frame still says (issue 18).
+
+Shape 4, "cut before the exception line": the paste ends on the frames, the
+``<Type>: <message>`` line was not copied. Frames name a code path, not a
+failure: a frame that an article's traceback signature names is shared by
+every other error its function raises, and a guess from frames alone was
+wrong or false about once in six (``python -m benchmarks.shapes``,
+docs/benchmarks.md). Only the statement the innermost frame was executing
+when the exception left it is read, and only when it is a ``raise`` or an
+``assert``: that statement is where the missing line came from. In order
+(``RULES``), the first rule that names exactly one article answers:
+
+1. ``spelled``: an article's error pattern hits the raising statement, which
+   spells the message (``raise OSError('CUDA_HOME environment variable is not
+   set. '``) or the class the pattern names (``raise RendezvousClosedError``).
+   A statement that spells a message no pattern hits names another failure:
+   no answer, whatever its frame.
+2. ``class and frame``: the statement spells no message
+   (``raise ValueError(``, ``raise ValueError(error_message)``), and exactly
+   one article's traceback signature raises that class from that frame (its
+   innermost frame: path suffix and function).
+
+Every answer is capped at low confidence and carries the note that the
+exception line is not in the paste. Excludes veto, ``context_required``
+holds, as in ``rank.py``. Pure; it runs only when nothing else matched.
+"""
+
+from __future__ import annotations
+
+import builtins
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from app.matching.events_model import Event, EventKind
+from app.matching.index import SignatureIndex, short_exception
+from app.matching.rank import Scored
+from app.matching.result import Evidence
+
+SPELLED_SCORE = 0.62  # low: the raising statement spells the message an error pattern hits
+FRAME_SCORE = 0.56  # low: only the frame and the raised class name the article
+MISSING = "the exception line is not in the paste: read from the statement that raised it"
+_FILE = re.compile(r'^\s*File "(?P<path>[^"]+)", line \d+, in (?P<function>\S+)\s*$')
+_RAISING = re.compile(r"^(?:raise|assert)\b")
+_RAISED_CLASS = re.compile(r"^raise\s+(?P<name>[A-Za-z_][\w.]*)")
+_LITERAL = re.compile(r"'([^'\\\n]*)'|\"([^\"\\\n]*)\"")
+_CARETS = frozenset("^~ ")
+BUILTIN = frozenset(
+    name
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException)
+)
+"""Python's own exception classes: every library raises them for many failures."""
+
+
+@dataclass(frozen=True)
+class Raising:
+    """The innermost frame of a cut traceback and the statement it was executing."""
+
+    path: str
+    function: str
+    statement: str  # its printed source lines joined by "\n", carets dropped
+    line: int  # pasted line number of the statement's first line
+
+
+def raising_statement(event: Event) -> Raising | None:
+    """The innermost frame's ``raise``/``assert`` statement, or None.
+
+    Only a traceback without its exception line qualifies; the statement is
+    what Python printed under the last ``File "...", line N, in f`` line.
+    """
+    if event.kind is not EventKind.TRACEBACK or event.exception is not None or not event.frames:
+        return None
+    rows = event.text.split("\n")
+    for at in range(len(rows) - 1, -1, -1):
+        frame = _FILE.match(rows[at])
+        if frame is None:
+            continue
+        source = [r.strip() for r in rows[at + 1 :] if r.strip() and not set(r.strip()) <= _CARETS]
+        if not source or not _RAISING.match(source[0]):
+            return None
+        number = event.text_lines[at + 1] if at + 1 < len(event.text_lines) else 0
+        return Raising(frame["path"], frame["function"], "\n".join(source), number)
+    return None
+
+
+def spells_message(statement: str) -> bool:
+    """Whether a string literal with a letter in it is on the printed statement."""
+    return any(re.search(r"[A-Za-z]", a or b) for a, b in _LITERAL.findall(statement))
+
+
+def _spelled(raising: Raising, event: Event, index: SignatureIndex) -> list[Scored]:
+    """Rule 1: the articles whose error pattern hits the statement that spells the message."""
+    hits = index.scan(raising.statement.encode())
+    found: dict[str, Scored] = {}
+    for sid in sorted(hits):
+        signature = index.signatures[sid]
+        if signature.kind != "error" or signature.article_id in found:
+            continue
+        if index.first_span(sid, raising.statement) is None:
+            continue
+        hint = "the statement that raised the missing exception spells this message"
+        evidence = Evidence("error", signature.pattern, raising.line, raising.line, hint)
+        found[signature.article_id] = Scored(signature.article_id, SPELLED_SCORE, (evidence,))
+    return list(found.values())
+
+
+def _class_and_frame(raising: Raising, event: Event, index: SignatureIndex) -> list[Scored]:
+    """Rule 2: articles whose traceback names the innermost frame and the class it raises."""
+    if spells_message(raising.statement):
+        return []  # a message no pattern hit is another failure in the same function
+    raised = _RAISED_CLASS.match(raising.statement)
+    if raised is None:
+        return []
+    name = short_exception(raised["name"])
+    if name in BUILTIN:
+        return []  # a function raises several ValueErrors: the class must be its own
+    path = raising.path.replace("\\", "/")
+    found: dict[str, Scored] = {}
+    for suffix, article_id in index.by_raising_frame.get(raising.function, ()):
+        exception = index.articles[article_id].exception
+        if not exception or short_exception(exception) != name or not path.endswith(suffix):
+            continue
+        hint = f"the innermost frame, {suffix}:{raising.function}, raises {name} as this one does"
+        evidence = Evidence("context", suffix, raising.line, raising.line, hint)
+        found[article_id] = Scored(article_id, FRAME_SCORE, (evidence,))
+    return list(found.values())
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    find: Callable[[Raising, Event, SignatureIndex], list[Scored]]
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("spelled", _spelled),
+    Rule("class and frame", _class_and_frame),
+)
+
+
+def frames_only_scores(events: Sequence[Event], index: SignatureIndex) -> list[list[Scored]]:
+    """One list per event: the one article the first rule names for a cut traceback, or []."""
+    return [_one(event, index) for event in events]
+
+
+def _one(event: Event, index: SignatureIndex) -> list[Scored]:
+    raising = raising_statement(event)
+    if raising is None:
+        return []
+    for rule in RULES:
+        found = [
+            s for s in rule.find(raising, event, index) if _allowed(s.article_id, event, index)
+        ]
+        if len(found) == 1:
+            note = Evidence("note", "", raising.line, raising.line, MISSING)
+            item = found[0]
+            return [Scored(item.article_id, item.score, (note, *item.evidence))]
+        if found:
+            return []  # several articles: the frames do not tell them apart
+    return []
+
+
+def _allowed(article_id: str, event: Event, index: SignatureIndex) -> bool:
+    """No exclude of the article near the event; its required context, when it has one."""
+    entry = index.articles[article_id]
+    near = f"{event.context}\n{event.text}"
+    if any(index.first_span(sid, near) for sid in entry.exclude_sids):
+        return False
+    if entry.context_required:
+        return any(index.first_span(sid, near) for sid in entry.context_sids)
+    return True

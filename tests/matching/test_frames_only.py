@@ -1,0 +1,138 @@
+"""A traceback cut before its exception line (issue 18, shape 4): its raising statement.
+
+The pastes are KB examples' own tracebacks (output produced here), cut after
+the innermost frame's source lines, as a paste that missed its last line is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+from app.matching.events_model import Event, EventKind, Frame
+from app.matching.frames_only import (
+    FRAME_SCORE,
+    MISSING,
+    SPELLED_SCORE,
+    raising_statement,
+    spells_message,
+)
+from app.matching.index import _entry_from_json
+from app.matching.pipeline import match_text
+from app.service.kb import LiveKb
+
+KB_EXAMPLES = Path(__file__).resolve().parents[2] / "kb" / "examples"
+_FILE = re.compile(r'^\s*File "')
+
+
+def cut(example: str) -> str:
+    """The example's text up to its innermost frame's source lines: no exception line."""
+    lines = (KB_EXAMPLES / example).read_text().split("\n")
+    last = max(i for i, line in enumerate(lines) if _FILE.match(line))
+    end = last + 1
+    while end < len(lines) and lines[end][:1].isspace():
+        end += 1
+    return "\n".join(lines[:end])
+
+
+@pytest.mark.parametrize(
+    ("example", "article", "score"),
+    [
+        # raise OSError('CUDA_HOME environment variable is not set. ' : the pattern hits it
+        ("cuda-home-missing/repro-torch2.13-cpu.log", "cuda-home-missing", SPELLED_SCORE),
+        # raise RendezvousClosedError: the article's pattern names the class
+        ("rendezvous-closed/repro-second-job-same-id-cpu.log", "rendezvous-closed", SPELLED_SCORE),
+        # raise pickle.UnpicklingError(_get_wo_message(...)) from the frame the article's
+        # traceback raises it in
+        ("torch-load-weights-only/repro-torch2.13-cpu.log", "torch-load-weights-only", FRAME_SCORE),
+    ],
+)
+def test_a_cut_traceback_is_answered_low_from_its_raising_statement(
+    example: str, article: str, score: float, repository_kb: LiveKb
+) -> None:
+    text = cut(example)
+    assert "Error:" not in text.split("\n")[-1]
+    result = match_text(text, repository_kb.index)
+    assert result.top is not None
+    assert result.top.article_id == article
+    assert result.top.score == pytest.approx(score)
+    assert result.top.confidence == "low"
+    assert result.top.evidence[0].kind == "note"
+    assert result.top.evidence[0].hint == MISSING
+
+
+@pytest.mark.parametrize(
+    "example",
+    [
+        # raise ValueError( in a function that raises other ValueErrors too
+        "unknown-model-type/no-model-type-key-neighbour.log",
+        # the statement spells a message that no pattern hits: another failure, same frame
+        "bf16-unsupported/fp16-and-bf16-neighbour.log",
+    ],
+)
+def test_a_frame_that_raises_several_failures_gets_no_guess(
+    example: str, repository_kb: LiveKb
+) -> None:
+    assert match_text(cut(example), repository_kb.index).unknown
+
+
+def _cut_event(text: str, frames: tuple[Frame, ...]) -> Event:
+    rows = text.split("\n")
+    return Event(
+        kind=EventKind.TRACEBACK,
+        exception=None,
+        message="",
+        frames=frames,
+        text=text,
+        text_lines=tuple(range(1, len(rows) + 1)),
+    )
+
+
+def test_the_raising_statement_is_the_innermost_frames_raise_or_assert() -> None:
+    frame = Frame("/v/site-packages/lib/mod.py", 3, "f")
+    raising = _cut_event(
+        '  File "/v/site-packages/lib/mod.py", line 3, in f\n    raise ValueError(\n    ^^^^^',
+        (frame,),
+    )
+    found = raising_statement(raising)
+    assert found is not None
+    assert (found.path, found.function, found.statement, found.line) == (
+        "/v/site-packages/lib/mod.py",
+        "f",
+        "raise ValueError(",
+        2,
+    )
+    calling = _cut_event('  File "/v/site-packages/lib/mod.py", line 3, in f\n    g(x)', (frame,))
+    assert raising_statement(calling) is None
+
+
+@pytest.mark.parametrize(
+    ("statement", "spelled"),
+    [
+        ("raise OSError('CUDA_HOME environment variable is not set. '", True),
+        ('raise ValueError(f"Some keys are not used: {keys}")', True),
+        ("raise ValueError(", False),
+        ("raise ValueError(error_message)", False),
+        ('raise ImportError("".join(failed))', False),
+        ("raise RuntimeError('''", False),
+    ],
+)
+def test_a_statement_spells_its_message_when_a_literal_holds_words(
+    statement: str, spelled: bool
+) -> None:
+    assert spells_message(statement) is spelled
+
+
+def test_the_index_keeps_each_articles_raising_frame(repository_kb: LiveKb) -> None:
+    index = repository_kb.index
+    entry = index.articles["torch-load-weights-only"]
+    assert entry.frames
+    suffix, _, function = entry.frames[-1].rpartition(":")
+    assert (suffix, "torch-load-weights-only") in index.by_raising_frame[function]
+    serialised = {**asdict(entry)}
+    assert _entry_from_json(serialised).frames == entry.frames
+    del serialised["frames"]  # an index written before its entries carried frames
+    assert _entry_from_json(serialised).frames == ()
