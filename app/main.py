@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 import logging
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
@@ -34,6 +34,7 @@ from app.service.recorder import Recorder
 from app.service.reload import KbHolder, Reloader
 from app.service.runner import MatchRunner
 from app.service.storage_budget import StorageBudget
+from app.service.warm_samples import warm_samples
 from app.settings import Settings
 from app.store.engine import check_sqlite_placement, make_engine
 from app.web.pages import warm_pages
@@ -42,7 +43,7 @@ VERSION = "0.1.0"
 log = logging.getLogger(__name__)
 
 
-def warm_in_background(index: SignatureIndex) -> threading.Thread:
+def warm_in_background(index: SignatureIndex, samples: Sequence[bytes] = ()) -> threading.Thread:
     """Compile what the first request would (``warm_up``) once the service is ready.
 
     A KB from its snapshot can answer as soon as its index is loaded; the
@@ -52,12 +53,13 @@ def warm_in_background(index: SignatureIndex) -> threading.Thread:
     no longer holds ``/readyz`` back (issue 23). A request that comes first
     compiles what it needs itself, as a one-shot ``errkb match`` does; each
     compile is kept once and equal whichever thread made it. A failure here
-    costs speed, not answers: it is logged.
+    costs speed, not answers: it is logged. ``samples`` are real-shaped logs
+    (``warm_samples``) whose common RE2 states the first request then finds built.
     """
 
     def run() -> None:
         try:
-            warm_up(index)
+            warm_up(index, samples)
         except Exception:
             log.exception("the warm-up match failed; the first requests compile what they need")
         try:
@@ -78,7 +80,7 @@ def _services(settings: Settings, metrics: Metrics) -> Services:
     )
     kb = KbHolder(live)
     gc.freeze()  # the KB and index live forever: keep them out of every collection
-    warm_in_background(live.index)
+    warm_in_background(live.index, warm_samples(live.kb))
     engine = make_engine(settings.database_url.get_secret_value())
     runner = MatchRunner(
         kb=kb,

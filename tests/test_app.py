@@ -118,10 +118,10 @@ def test_ready_and_answering_before_the_warm_up_ends(
     warmed: list[object] = []
     sqlite_url = f"sqlite:///{tmp_path / 'errkb.db'}"
 
-    def held(index: object) -> None:
+    def held(index: object, samples: object = ()) -> None:
         started.set()
         assert release.wait(timeout=60)
-        warmed.append(index)
+        warmed.append(samples)
 
     monkeypatch.setattr(main_module, "warm_up", held)
     migrate.upgrade(sqlite_url)
@@ -137,6 +137,7 @@ def test_ready_and_answering_before_the_warm_up_ends(
     while not warmed and time.monotonic() < deadline:
         time.sleep(0.01)
     assert len(warmed) == 1
+    assert warmed[0] == [(kb_root / "examples" / "sample-error" / "sample.log").read_bytes()]
 
 
 def test_a_failed_warm_up_is_logged_not_fatal(caplog: pytest.LogCaptureFixture) -> None:

@@ -43,7 +43,8 @@ if TYPE_CHECKING:  # the pydantic model: building an index needs it, loading one
 
 SignatureKind = Literal["error", "context", "exclude"]
 FOLDED_CHUNK = 64  # error patterns per case-folded RE2 set: one compile holds the GIL
-FORMAT = b"ERRKB-INDEX-3\n"  # 3: article entries carry their traceback frames
+# 3: article entries carry their traceback frames; 4: databases of loosened patterns
+FORMAT = b"ERRKB-INDEX-4\n"
 
 
 @dataclass(frozen=True)
@@ -290,18 +291,19 @@ def load_index(blob: bytes, revision: str) -> SignatureIndex:
         header = json.loads(blob[start : start + size])
         if header["key"] != index_key(revision):
             raise IndexFormatError(f"index key {header['key']} is not {index_key(revision)}")
-        scanner = _scanner_from(blob[start + size :], header)
+        signatures = tuple(Signature(**s) for s in header["signatures"])
+        scanner = _scanner_from(blob[start + size :], header, [s.pattern for s in signatures])
         return SignatureIndex(
             revision=header["revision"],
             articles={a["id"]: _entry_from_json(a) for a in header["articles"]},
-            signatures=tuple(Signature(**s) for s in header["signatures"]),
+            signatures=signatures,
             scanner=scanner,
         )
     except (KeyError, TypeError) as exc:  # a header cut short or from another errkb
         raise IndexFormatError(f"unreadable index header: {type(exc).__name__}") from exc
 
 
-def _scanner_from(body: bytes, header: dict[str, Any]) -> Scanner:
+def _scanner_from(body: bytes, header: dict[str, Any], patterns: Sequence[str]) -> Scanner:
     """The database(s) after the header: none, one, or one per shard with its signature ids."""
     sizes = [int(size) for size in header["database_bytes"]]
     if sum(sizes) != len(body):
@@ -312,13 +314,19 @@ def _scanner_from(body: bytes, header: dict[str, Any]) -> Scanner:
         offset += size
     if not blobs:
         return EmptyScanner()
-    loaded = [try_load(part) for part in blobs]
+    if header["shards"] is None:
+        groups = [tuple(range(len(patterns)))]
+    else:
+        groups = [tuple(int(sid) for sid in group) for group in header["shards"]]
+    if len(groups) != len(blobs):
+        raise IndexFormatError("the databases do not match the shards")
+    pairs = zip(blobs, groups, strict=True)
+    loaded = [try_load(part, [patterns[i] for i in group]) for part, group in pairs]
     ready = [scanner for scanner in loaded if scanner is not None]
     if len(ready) != len(loaded):
         raise IndexFormatError("a database does not load (damaged, or another engine's)")
     if header["shards"] is None:
         return ready[0]
-    groups = [tuple(int(sid) for sid in group) for group in header["shards"]]
     return ShardedScanner(list(zip(ready, groups, strict=True)))
 
 

@@ -135,15 +135,22 @@ WARM_UP_LOG = (
 )
 
 
-def warm_up(index: SignatureIndex) -> None:
-    """Run one small match so the first real request pays no one-time set-up (goal P6).
+def warm_up(index: SignatureIndex, samples: Sequence[str | bytes] = ()) -> None:
+    """Run small matches so the first real request pays no one-time set-up (goal P6).
 
     It compiles the redaction rules, the prefix and event patterns and the
-    index's lookup tables; the rest is per signature and costs microseconds.
+    index's lookup tables, and gives this thread its scanner scratch. RE2
+    builds its automata lazily, state by state as text meets them, so the
+    caller may add ``samples``: real-shaped logs (the service passes a slice
+    of the KB's own examples) whose common states the first request then
+    finds built.
     """
     index.by_exception  # noqa: B018 - computed once, here
+    index.scanner.warm_up()
     compile_rules()  # a one-shot ``errkb match`` compiles only the rules that fire
     match_text(WARM_UP_LOG, index)
+    for sample in samples:
+        match_text(sample, index)
 
 
 def _extract(lines: Sequence[str], numbers: Sequence[int], notes: list[str]) -> list[Event]:

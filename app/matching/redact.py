@@ -35,6 +35,7 @@ from typing import Any
 
 import re2
 
+from app.articles.loose import loosened
 from app.errors import ConfigError
 from app.matching.redact_checks import RedactRule
 from app.matching.redact_rules import PLACEHOLDER_PATTERN, RULES
@@ -152,49 +153,6 @@ def _engine() -> _Engine:
     placeholder = _compile(PLACEHOLDER_PATTERN, "placeholder")
     regexes = [_compile(rule.pattern, rule.id) if rule.multiline else None for rule in RULES]
     return _Engine(RULES, regexes, line_set, tuple(set_rules), placeholder)
-
-
-_BOUNDED_REPEAT = re.compile(r"\{(\d+),\d+\}")
-_POSIX_CLASS = re.compile(r"\[:\^?[a-z]+:\]")
-
-
-def loosened(pattern: str) -> str:
-    """``pattern`` with every bounded repeat ``{m,n}`` opened to ``{m,}``: a superset.
-
-    ``x{m,n}`` matches a subset of what ``x{m,}`` matches, and every regex
-    operator keeps that order, so wherever ``pattern`` matches, the loose
-    form matches too. RE2 unrolls ``{8,1000}`` into a thousand states; the
-    open form is ``m`` states and a loop. Escapes (``\\{``, ``\\x{41}``,
-    ``\\Q...\\E``) and character classes are copied as they are.
-    """
-    out: list[str] = []
-    position, size, in_class = 0, len(pattern), False
-    while position < size:
-        char = pattern[position]
-        if pattern.startswith("\\Q", position):
-            end = pattern.find("\\E", position + 2)
-            end = size if end < 0 else end + 2
-        elif char == "\\":
-            end = position + 2
-        elif in_class:
-            posix = _POSIX_CLASS.match(pattern, position)  # [:alpha:] inside a class
-            end = posix.end() if posix else position + 1
-            in_class = posix is not None or char != "]"
-        elif char == "[":
-            in_class = True
-            end = position + 1
-            end += pattern.startswith("^", end)
-            end += pattern.startswith("]", end)  # a leading ] is a literal
-        else:
-            repeat = _BOUNDED_REPEAT.match(pattern, position) if char == "{" else None
-            if repeat:
-                out.append(f"{{{repeat.group(1)},}}")
-                position = repeat.end()
-                continue
-            end = position + 1
-        out.append(pattern[position:end])
-        position = end
-    return "".join(out)
 
 
 def compile_rules() -> None:

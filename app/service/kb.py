@@ -32,7 +32,9 @@ from app.matching.result import MatchResult
 from app.matching.scanners import hyperscan_available
 from app.service.prune import prune_revisions
 from app.service.revision_memo import memo_revision
+from app.service.shard_files import ShardFiles
 from app.service.snapshot import Snapshot, dump_snapshot, read_snapshot, snapshot_path
+from app.service.warm_samples import warm_samples
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +91,7 @@ def prepare_kb(
         return Prepared(None, loaded.problems)
     index = index_for(loaded.kb, index_dir)
     if warm or self_tests:
-        warm_up(index)
+        warm_up(index, warm_samples(loaded.kb) if warm and not self_tests else ())
     live = LiveKb(loaded.kb, index)
     problems = loaded.problems + (tuple(self_test(live)) if self_tests else ())
     prepared = Prepared(live if not errors_in(problems) else None, tuple(sorted(set(problems))))
@@ -103,7 +105,7 @@ def prepare_kb(
 def _from_snapshot(cached: Snapshot, index_dir: Path, *, warm: bool) -> Prepared:
     index = index_for(cached.kb, index_dir)
     if warm:
-        warm_up(index)
+        warm_up(index, warm_samples(cached.kb))
     return Prepared(LiveKb(cached.kb, index), cached.problems)
 
 
@@ -143,26 +145,6 @@ def index_for(kb: KnowledgeBase, index_dir: Path | None) -> SignatureIndex:
     index = build_index(articles, kb.revision, store=ShardFiles(index_dir / "shards"))
     _save(path, dump_index(index))
     return index
-
-
-@dataclass(frozen=True)
-class ShardFiles:
-    """Compiled shards of big KBs, one file per shard key: a reload recompiles changed ones only.
-
-    A damaged file is refused by Hyperscan and compiled again; the key covers
-    the engine's version and the shard's patterns, so no other file is used.
-    """
-
-    folder: Path
-
-    def get(self, key: str) -> bytes | None:
-        try:
-            return (self.folder / f"{key}.hsdb").read_bytes()
-        except OSError:
-            return None
-
-    def put(self, key: str, blob: bytes) -> None:
-        _save(self.folder / f"{key}.hsdb", blob)
 
 
 def _save(path: Path, blob: bytes) -> None:
