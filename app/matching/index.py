@@ -150,12 +150,10 @@ class SignatureIndex:
     @cached_property
     def by_innermost_function(self) -> Mapping[str, tuple[str, ...]]:
         """Articles by the innermost function of their traceback signature (``fragments.py``)."""
-        table: dict[str, list[str]] = {}
-        for entry in self.articles.values():
-            functions = (entry.fuzzy_text or "").rsplit(" | ", 1)[-1].split()
-            if entry.fuzzy_text and functions:
-                table.setdefault(functions[-1], []).append(entry.id)
-        return {key: tuple(ids) for key, ids in table.items()}
+        return {
+            function: tuple(article_id for _, article_id in rows)
+            for function, rows in self.by_raising_frame.items()
+        }
 
     @cached_property
     def by_exception(self) -> Mapping[str, tuple[str, ...]]:
