@@ -14,6 +14,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
 from app.articles.model import Article
 from app.articles.patterns import MAX_PATTERNS_PER_ARTICLE, check_pattern
 from app.articles.problems import Problem, Severity
@@ -99,6 +102,43 @@ def check_repro(article: Article, source: ArticleSource, root: Path) -> list[Pro
     ]
 
 
+def check_fixed_requires(article: Article, source: ArticleSource, root: Path) -> list[Problem]:
+    """A second set for fixed.py must name another environment, and only a CPU repro has one.
+
+    The verifier's environments leave torch out of a set (every one runs the
+    pinned torch), so ``["torch>=2.4", "six"]`` and ``["six"]`` are one
+    environment. GPU runs use one interpreter (``--python``) for both scripts.
+    """
+    repro = article.repro
+    if repro is None or repro.fixed_requires is None:
+        return []
+    line = source.line_of("repro", "fixed_requires")
+    if repro.requires.gpus > 0:
+        message = (
+            "repro.fixed_requires needs a CPU repro (gpus: 0): a GPU run uses one interpreter "
+            "(--python) for repro.py and fixed.py"
+        )
+        return [Problem(source.display_path, line, message)]
+    if _one_environment(repro.requires.packages) == _one_environment(repro.fixed_requires.packages):
+        message = (
+            "repro.fixed_requires.packages is the same set as requires.packages (torch left "
+            "out): one environment; drop fixed_requires"
+        )
+        return [Problem(source.display_path, line, message)]
+    return []
+
+
+def _one_environment(packages: Iterable[str]) -> frozenset[str]:
+    """The set as the verifier keys it: names canonicalised, torch left to the pin."""
+    kept = set()
+    for text in packages:
+        requirement = Requirement(text)  # the model already checked it parses
+        requirement.name = canonicalize_name(requirement.name)
+        if requirement.name != "torch":
+            kept.add(str(requirement))
+    return frozenset(kept)
+
+
 PLACEHOLDER = "TODO(errkb)"
 """What ``errkb new`` leaves in every gap (``app.authoring.scaffold`` writes it)."""
 
@@ -143,6 +183,7 @@ ARTICLE_CHECKS: tuple[ArticleCheck, ...] = (
     check_duplicate_patterns,
     check_examples,
     check_repro,
+    check_fixed_requires,
     check_placeholders,
 )
 KB_CHECKS: tuple[KbCheck, ...] = (check_unique_ids,)

@@ -116,10 +116,29 @@ class Requirements(_Strict):
     )
 
 
+class FixedRequirements(_Strict):
+    """fixed.py's own environment, for a fix that is another install of a package."""
+
+    packages: list[PackageRequirement] = Field(
+        description=(
+            "PEP 508 requirements of fixed.py's environment (e.g. 'numpy<2', "
+            "'deepspeed>=0.14.4'); GPUs and processes are those of requires."
+        ),
+    )
+
+
 class Repro(_Strict):
     """How the verifier runs ``kb/repros/<id>/repro.py`` and ``fixed.py``."""
 
     requires: Requirements = Field(default_factory=Requirements)
+    fixed_requires: FixedRequirements | None = Field(
+        default=None,
+        description=(
+            "Present when the fix is another install (numpy<2, a newer DeepSpeed): fixed.py runs "
+            "in an environment of these packages, repro.py in that of requires.packages. "
+            "Absent: both scripts run in one environment. CPU repros only."
+        ),
+    )
     launcher: Literal["python", "torchrun"] = Field(
         default="python", description="python: one process; torchrun: 'processes' ranks."
     )

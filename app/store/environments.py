@@ -2,7 +2,8 @@
 
 Two runs are in the same environment when the parts that can change a verdict
 agree: the Python minor version, torch, its CUDA build, the GPU model and
-count, and the versions of the article's packages. The driver, the platform
+count, and the versions of the article's packages (and of fixed.py's, when
+the article gives fixed.py a set of its own). The driver, the platform
 string and the sandbox details vary between hosts without changing what a
 repro does, so they make no new row. The key is stored with each run
 (``verification_run.environment_key``, migration 0005) so the database can
@@ -31,6 +32,9 @@ def environment_key(environment: dict[str, Any] | None) -> str:
     chosen["python"] = python_minor(chosen["python"])
     if not chosen["gpu_count"]:
         chosen["gpu_count"] = 0  # a CPU run may say 0 or nothing
+    fixed = (environment or {}).get("fixed")
+    if isinstance(fixed, dict):  # fixed.py's own environment (repro.fixed_requires)
+        chosen["fixed"] = fixed.get("packages")  # absent: the key of every run before it
     text = json.dumps(chosen, sort_keys=True, default=str, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 

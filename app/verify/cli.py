@@ -37,8 +37,8 @@ from app.articles.load import load_kb
 from app.errors import InputError
 from app.service.kb import prepare_valid_kb
 from app.verify.bundle import read_bundle, write_bundle
-from app.verify.envbuild import build_all, interpreters_for, open_store
-from app.verify.envset import cpu_runs_only, plan_envs
+from app.verify.envbuild import build_all, interpreters_for, open_store, plan_for_runs
+from app.verify.envset import cpu_runs_only
 from app.verify.executors.base import Executor
 from app.verify.model import Resources, RunnerConfig
 from app.verify.outcome import Verification
@@ -183,10 +183,10 @@ def envs_command(
     plan = make_plan(articles, ids or [], Resources.single(cpus=ANY_SIZE, gpus=0))
     if plan.refused:
         raise InputError("; ".join(plan.refused))
-    wanted = plan_envs({run.article_id: run.repro.requires.packages for run in plan.runs})
+    wanted = plan_for_runs(plan)
     store = open_store(envs, uv)
     report = build_all(store, wanted.specs, _said)
-    users = Counter(wanted.by_article.values())
+    users = Counter([*wanted.by_article.values(), *wanted.fixed_by_article.values()])
     for key, spec in sorted(wanted.specs.items()):
         state = "FAILED" if key in report.failed else str(store.python(spec))
         typer.echo(f"{key}  {users[key]:>3} article(s)  {spec.describe()}  {state}")

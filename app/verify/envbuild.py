@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.errors import ConfigError, ErrkbError
-from app.verify.envset import EnvSpec, plan_envs, uv_sources
+from app.verify.envset import EnvPlan, EnvSpec, plan_envs, uv_sources
 from app.verify.model import Interpreters
 from app.verify.plan import Plan
 
@@ -180,20 +180,46 @@ def build_all(
 def interpreters_for(
     plan: Plan, store: EnvStore, on_event: Callable[[str], None] | None = None
 ) -> Interpreters:
-    """Build (or reuse) the environment of every planned run's package set; map runs to them."""
-    packages = {run.article_id: run.repro.requires.packages for run in plan.runs}
-    envs = plan_envs(packages)
+    """Build (or reuse) the environment of every planned run's package sets; map runs to them.
+
+    An article with ``repro.fixed_requires`` gets two: repro.py's and fixed.py's.
+    A set that fails to build costs the articles that use it, in either role.
+    """
+    envs = plan_for_runs(plan)
     report = build_all(store, envs.specs, on_event)
-    by_article = {
-        article_id: str(report.pythons[key])
-        for article_id, key in envs.by_article.items()
-        if key in report.pythons
-    }
     broken = dict(envs.conflicts)
-    for article_id, key in envs.by_article.items():
-        if key in report.failed:
-            broken[article_id] = report.failed[key]
-    return Interpreters(by_article, broken)
+    for roles in (envs.by_article, envs.fixed_by_article):
+        for article_id, key in roles.items():
+            if key in report.failed:
+                broken.setdefault(article_id, report.failed[key])
+    return Interpreters(
+        by_article=_built(envs.by_article, report, broken),
+        broken=broken,
+        fixed_by_article=_built(envs.fixed_by_article, report, broken),
+    )
+
+
+def plan_for_runs(plan: Plan) -> EnvPlan:
+    """The environments of the planned runs: requires.packages, and fixed_requires where given."""
+    runs = [(run.article_id, run.repro) for run in plan.runs]
+    return plan_envs(
+        {article_id: repro.requires.packages for article_id, repro in runs},
+        fixed={
+            article_id: repro.fixed_requires.packages
+            for article_id, repro in runs
+            if repro.fixed_requires is not None
+        },
+    )
+
+
+def _built(
+    roles: Mapping[str, str], report: BuildReport, broken: Mapping[str, str]
+) -> dict[str, str]:
+    return {
+        article_id: str(report.pythons[key])
+        for article_id, key in roles.items()
+        if key in report.pythons and article_id not in broken
+    }
 
 
 def open_store(root: Path, uv: Path | None = None, cwd: Path | None = None) -> EnvStore:

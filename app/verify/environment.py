@@ -84,7 +84,11 @@ def describe(report: Environment, gpus: Sequence[Gpu], executor: str) -> Environ
     }
 
 
-def unmet(packages: Sequence[str], versions: dict[str, str | None]) -> str | None:
+def unmet(
+    packages: Sequence[str],
+    versions: dict[str, str | None],
+    what: str = "the environment under test does not meet requires.packages",
+) -> str | None:
     """Why the installed versions do not meet ``packages`` (PEP 508), or None."""
     problems = []
     for text in packages:
@@ -96,7 +100,7 @@ def unmet(packages: Sequence[str], versions: dict[str, str | None]) -> str | Non
             problems.append(f"{requirement.name} {installed} does not satisfy {text}")
     if not problems:
         return None
-    return "the environment under test does not meet requires.packages: " + "; ".join(problems)
+    return f"{what}: " + "; ".join(problems)
 
 
 def _satisfies(requirement: Requirement, installed: str) -> bool:

@@ -79,6 +79,7 @@ class EnvPlan:
     specs: Mapping[str, EnvSpec] = field(default_factory=dict)
     by_article: Mapping[str, str] = field(default_factory=dict)  # article id -> key
     conflicts: Mapping[str, str] = field(default_factory=dict)  # article id -> why not
+    fixed_by_article: Mapping[str, str] = field(default_factory=dict)  # fixed.py's own set's key
 
 
 def canonical(text: str) -> Requirement:
@@ -108,21 +109,44 @@ def spec_for(packages: Iterable[str], torch: str = TORCH, python: str = "3.11") 
 
 
 def plan_envs(
-    packages: Mapping[str, Iterable[str]], torch: str = TORCH, python: str = "3.11"
+    packages: Mapping[str, Iterable[str]],
+    torch: str = TORCH,
+    python: str = "3.11",
+    fixed: Mapping[str, Iterable[str]] | None = None,
 ) -> EnvPlan:
-    """One spec per distinct set among ``packages`` (article id -> its requires.packages)."""
+    """One spec per distinct set among ``packages`` (article id -> its requires.packages).
+
+    ``fixed`` holds the articles whose fixed.py has a set of its own
+    (``repro.fixed_requires.packages``); a set equal to another article's
+    shares its environment. A conflict in either set is the article's: none
+    of its scripts runs.
+    """
     specs: dict[str, EnvSpec] = {}
     by_article: dict[str, str] = {}
+    fixed_by_article: dict[str, str] = {}
     conflicts: dict[str, str] = {}
     for article_id, wanted in sorted(packages.items()):
         try:
             spec = spec_for(wanted, torch, python)
+            second = None
+            if fixed is not None and article_id in fixed:
+                second = _fixed_spec(fixed[article_id], torch, python)
         except InputError as exc:
             conflicts[article_id] = str(exc)
             continue
         specs.setdefault(spec.key, spec)
         by_article[article_id] = spec.key
-    return EnvPlan(specs, by_article, conflicts)
+        if second is not None:
+            specs.setdefault(second.key, second)
+            fixed_by_article[article_id] = second.key
+    return EnvPlan(specs, by_article, conflicts, fixed_by_article)
+
+
+def _fixed_spec(packages: Iterable[str], torch: str, python: str) -> EnvSpec:
+    try:
+        return spec_for(packages, torch, python)
+    except InputError as exc:
+        raise InputError(f"repro.fixed_requires: {exc}") from exc
 
 
 def cpu_runs_only(plan: Plan, reason: str = GPU_NEEDS_PYTHON) -> Plan:

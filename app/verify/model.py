@@ -76,6 +76,7 @@ class Interpreters:
 
     by_article: Mapping[str, str] = field(default_factory=dict)
     broken: Mapping[str, str] = field(default_factory=dict)
+    fixed_by_article: Mapping[str, str] = field(default_factory=dict)  # fixed.py's, when its own
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,10 @@ class Job:
     packages: tuple[str, ...]
     files: tuple[tuple[str, bytes], ...]
     python: str | None = None  # this job's interpreter (its package set's); None: the config's
+    # repro.fixed_requires: fixed.py's own set (None: it shares repro.py's environment) and the
+    # interpreter of that set's environment (None: the config's, which must then meet it too)
+    fixed_packages: tuple[str, ...] | None = None
+    fixed_python: str | None = None
 
 
 @dataclass(frozen=True)

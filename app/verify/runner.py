@@ -55,47 +55,72 @@ KILL_WAIT_S = 30.0
 UNSHARE_FAILED = "unshare: failed to execute"
 
 
+FIXED_UNMET = "fixed.py's environment does not meet repro.fixed_requires.packages"
+RECORDED = ("python", "torch", "cuda", "packages")  # of fixed.py's own environment
+
+
 def run_job(job: Job, config: RunnerConfig, gpu_ids: Sequence[str], executor: str) -> RunResult:
-    """Probe, check the packages, run repro.py and (when it failed) fixed.py."""
+    """Probe, check the packages, run repro.py and (when it failed) fixed.py.
+
+    A job with its own set for fixed.py (``fixed_packages``) probes and checks
+    that environment too before anything runs, records it as the
+    environment's ``fixed``, and runs fixed.py there.
+    """
     started, clock = datetime.now(UTC), time.monotonic()
     if job.python is not None:  # errkb's environment of the job's package set
         config = replace(config, python=job.python, bytecode=True)
+    fixed_config = config
+    if job.fixed_python is not None:  # errkb's environment of fixed.py's own set
+        fixed_config = replace(config, python=job.fixed_python, bytecode=True)
     sandboxed = sandbox.detect().describe(config.limits, gpu_run=job.gpus > 0)
     env: Environment = {"executor": executor, "sandbox": sandboxed}
     scripts: tuple[ScriptResult, ...] = ()
     unrunnable = failure = None
     try:
-        report = _probe(job, config)
+        report = _probe(job, config, job.packages)
     except environment.ProbeFailed as exc:
         failure = f"environment probe: {exc}"
     else:
         gpus = [g for g in environment.detect_gpus() if g.index in gpu_ids]
         env = {**environment.describe(report, gpus, executor), **env}
-        versions = report.get("packages")
-        unrunnable = environment.unmet(job.packages, versions if isinstance(versions, dict) else {})
-        if unrunnable is None:
-            scripts = _run_scripts(job, config, gpu_ids)
+        unrunnable = environment.unmet(job.packages, _versions(report))
+        if unrunnable is None and job.fixed_packages is not None:
+            try:
+                fixed_report = _probe(job, fixed_config, job.fixed_packages)
+            except environment.ProbeFailed as exc:
+                failure = f"environment probe (fixed.py): {exc}"
+            else:
+                env["fixed"] = {key: fixed_report.get(key) for key in RECORDED}
+                versions = _versions(fixed_report)
+                unrunnable = environment.unmet(job.fixed_packages, versions, FIXED_UNMET)
+        if unrunnable is None and failure is None:
+            scripts = _run_scripts(job, config, fixed_config, gpu_ids)
     duration = time.monotonic() - clock
     return RunResult(
         job.run_id, job.article_id, started, duration, env, scripts, unrunnable, failure
     )
 
 
+def _versions(report: dict[str, object]) -> dict[str, str | None]:
+    versions = report.get("packages")
+    return versions if isinstance(versions, dict) else {}
+
+
 def _run_scripts(
-    job: Job, config: RunnerConfig, gpu_ids: Sequence[str]
+    job: Job, config: RunnerConfig, fixed_config: RunnerConfig, gpu_ids: Sequence[str]
 ) -> tuple[ScriptResult, ...]:
     repro = run_script(REPRO, job, config, gpu_ids)
     if not _fixed_tells_something(repro):
         return (repro,)
-    return repro, run_script(FIXED, job, config, gpu_ids)
+    return repro, run_script(FIXED, job, fixed_config, gpu_ids)
 
 
-def _probe(job: Job, config: RunnerConfig) -> dict[str, object]:
+def _probe(job: Job, config: RunnerConfig, packages: Sequence[str]) -> dict[str, object]:
     with tempfile.TemporaryDirectory(prefix="errkb-probe-") as home:
         env = sandbox.environment(
             home=Path(home), run_id=job.run_id, python=config.python, gpu_ids=(), isolated=False
         )
-        return environment.probe(config.python, job.packages, env, config.limits.probe_timeout_s)
+        return environment.probe(config.python, packages, env, config.limits.probe_timeout_s)
 
 
 def _fixed_tells_something(repro: ScriptResult) -> bool:

@@ -66,7 +66,12 @@ def verify(
         if on_result:
             on_result(verification)
     jobs = [
-        build_job(live, item, chosen.by_article.get(item.article_id))
+        build_job(
+            live,
+            item,
+            chosen.by_article.get(item.article_id),
+            chosen.fixed_by_article.get(item.article_id),
+        )
         for item in plan.runs
         if item.article_id not in chosen.broken
     ]
@@ -159,9 +164,18 @@ def _verification(
     )
 
 
-def build_job(live: LiveKb, item: PlannedRun, python: str | None = None) -> Job:
-    """The article's run with its scripts' bytes, so a worker needs no checkout of the KB."""
+def build_job(
+    live: LiveKb, item: PlannedRun, python: str | None = None, fixed_python: str | None = None
+) -> Job:
+    """The article's run with its scripts' bytes, so a worker needs no checkout of the KB.
+
+    With ``repro.fixed_requires`` the job carries fixed.py's own set; the
+    worker runs fixed.py with ``fixed_python`` (its set's environment) or, when
+    there is none (``--python``, the ray executor), with its one interpreter,
+    which must then meet that set as well.
+    """
     repro = item.repro
+    fixed = repro.fixed_requires
     return Job(
         run_id=new_run_id(),
         article_id=item.article_id,
@@ -173,6 +187,8 @@ def build_job(live: LiveKb, item: PlannedRun, python: str | None = None) -> Job:
         packages=tuple(repro.requires.packages),
         files=_repro_files(live.kb.root / "repros" / item.article_id),
         python=python,
+        fixed_packages=None if fixed is None else tuple(fixed.packages),
+        fixed_python=None if fixed is None else fixed_python,
     )
 
 

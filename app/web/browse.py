@@ -56,6 +56,10 @@ def _run(run: VerificationRun) -> dict[str, Any]:
         named = {key for key, _ in shown}
         extra = [(str(k), str(v)) for k, v in sorted(packages.items()) if v and k not in named]
         shown += extra[:6]
+    fixed = environment.get("fixed")  # fixed.py's own environment (repro.fixed_requires)
+    if isinstance(fixed, dict) and isinstance(fixed.get("packages"), dict):
+        own = sorted(fixed["packages"].items())
+        shown += [(f"fixed.py {k}", str(v)) for k, v in own if v and k != "torch"][:6]
     return {
         "environment": shown,
         "outcome": run.outcome,

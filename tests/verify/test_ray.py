@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+import venv
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -68,6 +69,30 @@ def test_a_cpu_article_verifies_through_a_ray_task(executor: RayExecutor, tmp_pa
     [run] = verify(live, plan_for(live, [], executor), executor)
     assert run.outcome == "verified", run.detail
     assert run.environment["executor"] == "ray"
+
+
+def test_a_second_package_set_is_honoured_on_a_ray_worker(
+    executor: RayExecutor, tmp_path: Path
+) -> None:
+    """repro.fixed_requires: fixed.py runs with the job's second interpreter on the worker, and
+    a set the worker's one interpreter cannot meet is unverifiable (never run in the wrong one)."""
+    second = tmp_path / "fixed-env"
+    venv.create(second, with_pip=False, symlinks=True)
+    shows = "import sys; print('python=' + sys.executable)"
+    two = replace(
+        job(f"{shows}; raise SystemExit(1)", shows),
+        fixed_packages=(),
+        fixed_python=str(second / "bin" / "python"),
+    )
+    ran = executor.run(two)
+    fixed = ran.script("fixed.py")
+    assert fixed is not None, ran
+    assert f"python={second / 'bin' / 'python'}" in fixed.output
+    assert ran.environment["fixed"]["packages"] == {"torch": None}  # type: ignore[index]
+    unmet = executor.run(replace(job("raise SystemExit(1)"), fixed_packages=("no-such-errkb>=1",)))
+    assert unmet.scripts == ()
+    assert unmet.unrunnable is not None
+    assert "repro.fixed_requires.packages" in unmet.unrunnable
 
 
 def test_e10_an_infeasible_job_is_unverifiable_at_once(executor: RayExecutor) -> None:

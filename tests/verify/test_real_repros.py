@@ -30,6 +30,7 @@ import pytest
 from app.articles.load import load_kb
 from app.service.kb import prepare_valid_kb
 from app.verify.envbuild import interpreters_for, open_store
+from app.verify.environment import unmet
 from app.verify.envset import TORCH, spec_for
 from app.verify.executors.local import LocalExecutor, host_cpus
 from app.verify.model import Interpreters, RunnerConfig
@@ -106,10 +107,22 @@ def test_cpu_article_verifies_for_real(article_id: str, real: RealRun) -> None:
 
 @pytest.mark.parametrize("article_id", CPU)
 def test_cpu_article_ran_in_its_own_sets_environment(article_id: str, real: RealRun) -> None:
+    """repro.py in requires.packages' environment; fixed.py in fixed_requires' when it has one."""
     repro = ARTICLES[article_id].repro
     assert repro is not None
     key = spec_for(repro.requires.packages).key
     assert real.interpreters.by_article[article_id] == str(ENVS / key / "bin" / "python")
+    recorded = real.results[article_id].environment.get("fixed")
+    if repro.fixed_requires is None:
+        assert article_id not in real.interpreters.fixed_by_article
+        assert recorded is None
+        return
+    fixed_key = spec_for(repro.fixed_requires.packages).key
+    assert fixed_key != key
+    fixed_python = str(ENVS / fixed_key / "bin" / "python")
+    assert real.interpreters.fixed_by_article[article_id] == fixed_python
+    assert isinstance(recorded, dict)
+    assert unmet(repro.fixed_requires.packages, recorded["packages"]) is None
 
 
 @pytest.mark.parametrize("article_id", GPU)

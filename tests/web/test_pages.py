@@ -218,6 +218,7 @@ def test_article_page_in_both_languages_with_stats_and_verification(
                 "torch": "2.13.0",
                 "gpu_count": 0,
                 "packages": {"torch": "2.13.0", "transformers": "5.2.0"},
+                "fixed": {"python": "3.11.7", "packages": {"torch": "2.13.0", "numpy": "1.26.4"}},
             },
             started_at=datetime(2026, 11, 20, 10, 0, tzinfo=UTC),
             duration_s=3.0,
@@ -228,6 +229,7 @@ def test_article_page_in_both_languages_with_stats_and_verification(
     assert "2026-11-20 10:00" in matrix
     assert "2.13.0" in matrix
     assert "transformers</span> 5.2.0" in matrix
+    assert "fixed.py numpy</span> 1.26.4" in matrix  # fixed.py's own set (repro.fixed_requires)
     assert matrix.count("2.13.0") == 1  # torch once, not again among the packages
     assert db_client.get("/articles/no-such-article").status_code == 404
     assert db_client.get("/articles/..%2Fetc").status_code == 404
