@@ -16,9 +16,10 @@ the scale at min_loss_scale and skips every step without a word, which is
 why this script's first version (stage 0) ran 40 NaN steps on an H200.
 
 CPU only: DeepSpeed's CPU accelerator, one process (launcher: python). The
-CPU accelerator accepts fp16 only where oneDNN has native fp16 kernels
-(AVX512-FP16, AMX-FP16); torch computes fp16 on any x86 CPU, so the gate is
-lifted to make the run the same on every host. The JIT build of DeepSpeed's
+CPU accelerator accepts fp16 only where torch reports native oneDNN fp16
+(``torch.ops.mkldnn._is_mkldnn_fp16_supported()``, true on recent Xeons);
+torch computes fp16 on any x86 CPU, so the gate is lifted to make the run
+the same on every host. The JIT build of DeepSpeed's
 CPU shared-memory collective op is skipped (it only speeds up collectives
 and takes minutes to compile on a fresh machine).
 """
