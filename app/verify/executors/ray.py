@@ -115,10 +115,11 @@ class RayExecutor:
         return result
 
     def _deadline(self, job: Job) -> float:
-        """Queueing, the probe, and both scripts with their kill graces."""
+        """Queueing, the probe (two with fixed.py's own set), both scripts and their kills."""
         limits = self._config.limits
         scripts = 2 * limits.worst_case_s(job.timeout_s)
-        return self._queue_timeout_s + limits.probe_timeout_s + scripts
+        probes = 1 if job.fixed_packages is None else 2
+        return self._queue_timeout_s + probes * limits.probe_timeout_s + scripts
 
     def close(self) -> None:
         """Disconnect, if this executor connected; a caller's own ``ray.init`` is left alone."""
