@@ -24,7 +24,7 @@ from app.articles.load import load_kb
 from app.articles.model import Article
 from app.service.kb import prepare_valid_kb
 from app.store.environments import environment_key
-from app.verify.envbuild import interpreters_for
+from app.verify.envbuild import interpreters_for, plan_for_runs
 from app.verify.envset import plan_envs, spec_for
 from app.verify.executors.fake import FakeExecutor
 from app.verify.model import FIXED, REPRO, Interpreters, Job, RunResult
@@ -154,6 +154,19 @@ def test_interpreters_for_builds_both_environments(tmp_path: Path) -> None:
     assert chosen.fixed_by_article["abi"] == str(envs.python(spec_for(["numpy<2"])))
     assert "no such version" in chosen.broken["broken"]
     assert "broken" not in chosen.by_article
+
+
+def test_envs_prune_keeps_the_second_sets_environment(tmp_path: Path) -> None:
+    """errkb verify envs --prune keeps what plan_for_runs lists: both sets of every article."""
+    article = Article.model_validate(two_sets(["deepspeed==0.14.2"], ["deepspeed==0.19.8"]))
+    plan = plan_for_runs(make_plan({"sample-error": article}, [], CPU_HOST))
+    envs = store(tmp_path, FakeInstall())
+    old = spec_for(["deepspeed==0.13.5"])
+    for spec in (*plan.specs.values(), old):
+        envs.ensure(spec)
+    assert envs.prune(plan.specs) == [old.key]
+    assert envs.ready(spec_for(["deepspeed==0.19.8"]))
+    assert envs.ready(spec_for(["deepspeed==0.14.2"]))
 
 
 # --- the verifier ships both sets; the runner runs each script in its own environment
