@@ -191,7 +191,13 @@ class FoldedSets:
 
 
 def short_exception(name: str) -> str:
-    """``torch.OutOfMemoryError`` and ``OutOfMemoryError`` block together."""
+    """``torch.OutOfMemoryError`` and ``OutOfMemoryError`` block together.
+
+    A wrapper printed with its cause's class (Ray's ``RayTaskError(CheckpointError)``)
+    blocks with the cause: the wrapped class drives the candidates.
+    """
+    if name.endswith(")") and "(" in name:
+        name = name[name.index("(") + 1 : -1]
     return name.rsplit(".", 1)[-1]
 
 
