@@ -27,6 +27,13 @@ A respelt reading also replaces an answer that did match, in a short paste,
 when a typo hid the specialised article of a shared message
 (``hidden_specialised``, called from the pipeline).
 
+Last of all, when nothing matched and the paste holds no exception line, a
+line that only reports a failure (torchrun's ``failed (exitcode: 1)``, the NCCL
+teardown line) is read with the articles' ``report`` patterns
+(``reporting_lines``, called from the pipeline after ``frames_only.py``): low,
+with a note. In a whole log those lines never answer: the wrapper or the error
+they report does.
+
 A traceback cut before its exception line gets no guess here: its frames
 alone name the code path, not the failure, and a guess from them would be a
 wrong article more often than a right one (``python -m benchmarks.shapes``).
