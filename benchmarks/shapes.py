@@ -249,8 +249,9 @@ class Row:
     negatives: int = 0
     false: int = 0
     misses: list[str] = field(default_factory=list)
-    generic: int = 0  # fragment pastes made only of lines that accompany any CUDA error
-    bare: int = 0  # fragment abstentions that keep no evidence at all (``_bare``)
+    # of the abstentions whose unwrapped form was right (``Shape.apart``):
+    generic: int = 0  # pastes made only of lines that accompany any CUDA error
+    bare: int = 0  # pastes that keep no evidence at all (``_bare``)
 
 
 def _top(result: MatchResult) -> str | None:
@@ -302,7 +303,9 @@ def measure(
                 continue
             got = match_text(text, live.index)
             _count(rows[shape.name], shape, case, original, alone, got)
-            if (shape.apart or shape.group == "fragment") and case.expected and got.top is None:
+            apart = shape.apart or shape.group == "fragment"
+            base = original if shape.group != "line" else alone
+            if apart and case.expected and got.top is None and _top(base) == case.expected:
                 generic = _generic(text)
                 rows[shape.name].generic += generic
                 rows[shape.name].bare += not generic and _bare(text, live)
@@ -419,8 +422,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if row.bare:
             print(f"\n{name}: {row.bare} of the abstentions keep no evidence (no KB pattern hits")
             print("them, no library frame)", end="")
-            kept = row.positives - row.generic - row.bare
-            print(f"; without those and the hint lines: {_pct(row.top1, kept)}")
+            kept = row.baseline - row.generic - row.bare
+            print(f"; kept without those and the hint lines: {_pct(row.kept, kept)}")
     if args.misses:
         for name, row in rows.items():
             for miss in row.misses:

@@ -556,15 +556,19 @@ def reporting_lines(reading: Reading) -> tuple[list[Event], list[list[Scored]]]:
     if any(event.exception for event in reading.events):
         return [], []
     sids = [sid for sid in sorted(reading.hits) if index.signatures[sid].kind == "report"]
+    # a line retyped in lower case ("some nccl operations have failed ...") is read without case
+    small = sum(map(len, reading.lines)) <= MAX_FOLDED_CHARS
+    folded = [s.sid for s in index.signatures if s.kind == "report"] if small else []
     events: list[Event] = []
     scored: list[list[Scored]] = []
     parse = PrefixParser()
     for row, line in enumerate(reading.lines):
-        if not sids or len(events) >= MAX_FALLBACK_EVENTS:
+        if not (sids or folded) or len(events) >= MAX_FALLBACK_EVENTS:
             break
         content = parse(line).content.strip()
-        spans = [(sid, index.first_span(sid, content)) for sid in sids]
-        hit = [(sid, span) for sid, span in spans if span and not survived(content[: span[0]])]
+        hit = _report_spans(content, sids, index.first_span)
+        if not hit and folded and _retyped(content):
+            hit = _report_spans(content, folded, lambda sid, text: _folded_span(index, sid, text))
         if not hit:
             continue
         event = _event(reading, row, content, REPORTING)
@@ -577,6 +581,23 @@ def reporting_lines(reading: Reading) -> tuple[list[Event], list[list[Scored]]]:
             events.append(event)
             scored.append(cap(list(found.values()), REPORT_CAP, REPORTING, event.error_line_start))
     return events, scored
+
+
+def _report_spans(
+    content: str, sids: Sequence[int], find: Callable[[int, str], tuple[int, int] | None]
+) -> list[tuple[int, tuple[int, int]]]:
+    """(sid, span) of the report patterns that hit ``content`` after no logger's warning level."""
+    spans = [(sid, find(sid, content)) for sid in sids]
+    return [(sid, span) for sid, span in spans if span and not survived(content[: span[0]])]
+
+
+def _retyped(content: str) -> bool:
+    return len(content.split()) >= MIN_FOLDED_WORDS and content.lower() == content
+
+
+def _folded_span(index: SignatureIndex, sid: int, text: str) -> tuple[int, int] | None:
+    found = _folded(index.signatures[sid].pattern).search(text)
+    return None if found is None else found.span()
 
 
 def _reported(

@@ -47,6 +47,7 @@ WATCHDOG = (
             "nccl-timeout",
         ),
         (f"[E ProcessGroupNCCL.cpp:475] {WATCHDOG}\nany idea?", "nccl-timeout"),
+        (WATCHDOG.lower(), "nccl-timeout"),  # retyped into a chat
     ],
 )
 def test_a_reporting_line_alone_is_answered_at_low_confidence(
