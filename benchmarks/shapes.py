@@ -54,6 +54,9 @@ class Shape:
     name: str
     group: str  # "line" (baseline: the line alone), "log" (baseline: the log), "fragment"
     make: Callable[[Paste], str | None]
+    # abstentions on pastes that keep no evidence (``_generic``, ``_bare``) are counted apart:
+    # every fragment, and a message without its class that leaves a quoted key or a bare errno
+    apart: bool = False
 
 
 def _line(template: str) -> Callable[[Paste], str | None]:
@@ -206,7 +209,7 @@ SHAPES: tuple[Shape, ...] = (
     Shape("lower-cased", "line", _lowered),
     Shape("full-width punctuation", "line", _fullwidth),
     Shape("misspelt word", "line", _misspelt),
-    Shape("no exception class", "line", _message),
+    Shape("no exception class", "line", _message, apart=True),
     Shape("code fence + prose", "log", _fenced),
     Shape("blockquoted log", "log", _per_line(lambda i: "> ")),
     Shape("GitHub <details>", "log", _details),
@@ -246,8 +249,9 @@ class Row:
     negatives: int = 0
     false: int = 0
     misses: list[str] = field(default_factory=list)
-    generic: int = 0  # fragment pastes made only of lines that accompany any CUDA error
-    bare: int = 0  # fragment abstentions that keep no evidence at all (``_bare``)
+    # of the abstentions whose unwrapped form was right (``Shape.apart``):
+    generic: int = 0  # pastes made only of lines that accompany any CUDA error
+    bare: int = 0  # pastes that keep no evidence at all (``_bare``)
 
 
 def _top(result: MatchResult) -> str | None:
@@ -285,19 +289,23 @@ def _forbidden(case: Case, result: MatchResult) -> bool:
     return case.forbidden in [m.article_id for m in result.matches]
 
 
-def measure(live: LiveKb, cases: Sequence[Case]) -> dict[str, Row]:
-    rows = {shape.name: Row() for shape in SHAPES}
+def measure(
+    live: LiveKb, cases: Sequence[Case], shapes: Sequence[Shape] = SHAPES
+) -> dict[str, Row]:
+    rows = {shape.name: Row() for shape in shapes}
     pastes = [found for case in cases if (found := paste_of(case, live)) is not None]
     for paste, original in pastes:
         case = paste.case
         alone = match_text(paste.error, live.index)
-        for shape in SHAPES:
+        for shape in shapes:
             text = shape.make(paste)
             if text is None:
                 continue
             got = match_text(text, live.index)
             _count(rows[shape.name], shape, case, original, alone, got)
-            if shape.group == "fragment" and case.expected and got.top is None:
+            apart = shape.apart or shape.group == "fragment"
+            base = original if shape.group != "line" else alone
+            if apart and case.expected and got.top is None and _top(base) == case.expected:
                 generic = _generic(text)
                 rows[shape.name].generic += generic
                 rows[shape.name].bare += not generic and _bare(text, live)
@@ -393,10 +401,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--kb", type=Path, default=REPO / "kb")
     parser.add_argument("--logs", type=Path, default=LOGS)
     parser.add_argument("--misses", action="store_true", help="list every miss and false match")
+    parser.add_argument(
+        "--shape",
+        action="append",
+        choices=[shape.name for shape in SHAPES],
+        metavar="NAME",
+        help="measure only this shape (repeatable), e.g. --shape 'no exception class'",
+    )
     args = parser.parse_args(argv)
     live = prepare_valid_kb(args.kb, self_tests=False)
     cases = fixture_cases(args.logs) + example_cases(live)
-    rows = measure(live, cases)
+    chosen = [shape for shape in SHAPES if not args.shape or shape.name in args.shape]
+    rows = measure(live, cases, chosen)
     print(f"## Paste shapes, {datetime.date.today().isoformat()}\n")
     print(f"{len(cases)} labelled logs ({sum(c.expected is not None for c in cases)} must-match)\n")
     print(report(rows))
@@ -406,8 +422,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if row.bare:
             print(f"\n{name}: {row.bare} of the abstentions keep no evidence (no KB pattern hits")
             print("them, no library frame)", end="")
-            kept = row.positives - row.generic - row.bare
-            print(f"; without those and the hint lines: {_pct(row.top1, kept)}")
+            kept = row.baseline - row.generic - row.bare
+            print(f"; kept without those and the hint lines: {_pct(row.kept, kept)}")
     if args.misses:
         for name, row in rows.items():
             for miss in row.misses:

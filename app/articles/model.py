@@ -65,6 +65,14 @@ class Signatures(_Strict):
         default_factory=list,
         description="Regexes that veto the match when found in the event or nearby lines.",
     )
+    report: list[NonEmpty] = Field(
+        default_factory=list,
+        description=(
+            "Regexes for a line that reports this failure without saying why (torchrun's "
+            "'failed (exitcode: 1)', a watchdog's teardown line): read only when the paste "
+            "holds no exception line and nothing else matched, at low confidence."
+        ),
+    )
     traceback: TracebackSignature | None = Field(
         default=None, description="Fuzzy traceback signature."
     )
@@ -80,7 +88,7 @@ class Signatures(_Strict):
         """(kind, position in its list, pattern) for every regex of the article."""
         return [
             (kind, i, pattern)
-            for kind in ("error", "context", "exclude")
+            for kind in ("error", "context", "exclude", "report")
             for i, pattern in enumerate(getattr(self, kind))
         ]
 

@@ -24,6 +24,7 @@ from functools import cache
 from app.matching import rx
 from app.matching.drafts import Draft
 from app.matching.events_model import EventKind
+from app.matching.tracebacks import wrapper_of
 
 
 @dataclass(frozen=True)
@@ -115,10 +116,12 @@ def explains(draft: Draft) -> bool:
 
 
 # Exceptions that only wrap a failure printed elsewhere: a wrapper never beats what it wraps.
-# DCP's CheckpointException prints each failing rank's own traceback inside its message.
+# DCP's CheckpointException prints each failing rank's own traceback inside its message;
+# Ray's RayTaskError(<cause class>) prints the remote task's (``tracebacks.wrapper_of``).
 WRAPPERS = frozenset(
     (
         "ChildFailedError",
+        "RayTaskError",
         "CalledProcessError",
         "ProcessRaisedException",
         "SignalException",
@@ -146,7 +149,8 @@ def classify(draft: Draft) -> None:
     draft.explains = explains(draft)
     if draft.consequence:
         return
-    short = (draft.exception or "").rsplit(".", 1)[-1].rsplit(":", 1)[-1]
+    name = draft.exception or ""
+    short = (wrapper_of(name) or name).rsplit(".", 1)[-1].rsplit(":", 1)[-1]
     if draft.kind is EventKind.CHILD_FAILED or short in WRAPPERS:
         draft.consequence = True
     elif short in COMPILER_WRAPPERS and draft.message.rstrip().endswith("raised:"):

@@ -27,6 +27,13 @@ A respelt reading also replaces an answer that did match, in a short paste,
 when a typo hid the specialised article of a shared message
 (``hidden_specialised``, called from the pipeline).
 
+Last of all, when nothing matched and the paste holds no exception line, a
+line that only reports a failure (torchrun's ``failed (exitcode: 1)``, the NCCL
+teardown line) is read with the articles' ``report`` patterns
+(``reporting_lines``, called from the pipeline after ``frames_only.py``): low,
+with a note. In a whole log those lines never answer: the wrapper or the error
+they report does.
+
 A traceback cut before its exception line gets no guess here: its frames
 alone name the code path, not the failure, and a guess from them would be a
 wrong article more often than a right one (``python -m benchmarks.shapes``).
@@ -524,3 +531,94 @@ def _event(reading: Reading, row: int, content: str, note: str) -> Event:
         context_lines=tuple(reading.numbers[start:row]),
         notes=(note,),
     )
+
+
+REPORT_CAP = 0.6  # low: the line says that a process failed, not why
+REPORTING = (
+    "the exception line is not in the paste: this line only reports the failure "
+    "(a launcher's or a watchdog's line), the error it reports was printed before it"
+)
+
+
+def reporting_lines(reading: Reading) -> tuple[list[Event], list[list[Scored]]]:
+    """Lines an article's ``report`` pattern hits, when the paste holds no exception line.
+
+    Shape 4, a reporting line alone: torchrun's ``failed (exitcode: 1)
+    local_rank: 0 (pid: N) of binary: ...``, the NCCL watchdog's ``Some NCCL
+    operations have failed or timed out``. In a whole log these lines come
+    before the wrapper that summarises them (``ChildFailedError``) or beside
+    the error that caused them, so they are no error pattern: the pipeline
+    reads them last, only when nothing matched, and never beside an exception
+    line (that line is the failure; the report is its echo). Excludes veto and
+    ``context_required`` holds, as in ``rank.py``; each answer is capped low.
+    """
+    index = reading.index
+    if any(event.exception for event in reading.events):
+        return [], []
+    sids = [sid for sid in sorted(reading.hits) if index.signatures[sid].kind == "report"]
+    # a line retyped in lower case ("some nccl operations have failed ...") is read without case
+    small = sum(map(len, reading.lines)) <= MAX_FOLDED_CHARS
+    folded = [s.sid for s in index.signatures if s.kind == "report"] if small else []
+    events: list[Event] = []
+    scored: list[list[Scored]] = []
+    parse = PrefixParser()
+    for row, line in enumerate(reading.lines):
+        if not (sids or folded) or len(events) >= MAX_FALLBACK_EVENTS:
+            break
+        content = parse(line).content.strip()
+        hit = _report_spans(content, sids, index.first_span)
+        if not hit and folded and _retyped(content):
+            hit = _report_spans(content, folded, lambda sid, text: _folded_span(index, sid, text))
+        if not hit:
+            continue
+        event = _event(reading, row, content, REPORTING)
+        found: dict[str, Scored] = {}
+        for sid, span in hit:
+            item = _reported(event, sid, span, index)
+            if item is not None:
+                found.setdefault(item.article_id, item)
+        if found:
+            events.append(event)
+            scored.append(cap(list(found.values()), REPORT_CAP, REPORTING, event.error_line_start))
+    return events, scored
+
+
+def _report_spans(
+    content: str, sids: Sequence[int], find: Callable[[int, str], tuple[int, int] | None]
+) -> list[tuple[int, tuple[int, int]]]:
+    """(sid, span) of the report patterns that hit ``content`` after no logger's warning level."""
+    spans = [(sid, find(sid, content)) for sid in sids]
+    return [(sid, span) for sid, span in spans if span and not survived(content[: span[0]])]
+
+
+def _retyped(content: str) -> bool:
+    return len(content.split()) >= MIN_FOLDED_WORDS and content.lower() == content
+
+
+def _folded_span(index: SignatureIndex, sid: int, text: str) -> tuple[int, int] | None:
+    found = _folded(index.signatures[sid].pattern).search(text)
+    return None if found is None else found.span()
+
+
+def _reported(
+    event: Event, sid: int, span: tuple[int, int], index: SignatureIndex
+) -> Scored | None:
+    """The score of the article whose report pattern ``sid`` hit ``event``'s line."""
+    signature = index.signatures[sid]
+    entry = index.articles[signature.article_id]
+    near = f"{event.context}\n{event.text}"
+    if any(index.first_span(x, near) for x in entry.exclude_sids):
+        return None
+    line = event.error_line_start
+    context = [
+        Evidence("context", index.signatures[c].pattern, line, line, "near the reporting line")
+        for c in entry.context_sids
+        if index.first_span(c, near)
+    ]
+    if entry.context_required and not context:
+        return None
+    weight = ERROR_WEIGHT + CONTEXT_WEIGHT * min(1.0, len(context) / CONTEXT_FOR_FULL_BONUS)
+    contextless = bool(entry.context_sids) and not context
+    weight -= UNUSED_CONTEXT_PENALTY if contextless else 0.0
+    hit = Evidence("error", signature.pattern, line, line, "a line reporting this failure matches")
+    return Scored(entry.id, weight, (hit, *context), span, contextless)

@@ -41,7 +41,7 @@ from app.matching.scanners import (
 if TYPE_CHECKING:  # the pydantic model: building an index needs it, loading one does not
     from app.articles.model import Article
 
-SignatureKind = Literal["error", "context", "exclude"]
+SignatureKind = Literal["error", "context", "exclude", "report"]
 FOLDED_CHUNK = 64  # error patterns per case-folded RE2 set: one compile holds the GIL
 # 3: article entries carry their traceback frames; 4: databases of loosened patterns
 FORMAT = b"ERRKB-INDEX-4\n"
@@ -191,7 +191,13 @@ class FoldedSets:
 
 
 def short_exception(name: str) -> str:
-    """``torch.OutOfMemoryError`` and ``OutOfMemoryError`` block together."""
+    """``torch.OutOfMemoryError`` and ``OutOfMemoryError`` block together.
+
+    A wrapper printed with its cause's class (Ray's ``RayTaskError(CheckpointError)``)
+    blocks with the cause: the wrapped class drives the candidates.
+    """
+    if name.endswith(")") and "(" in name:
+        name = name[name.index("(") + 1 : -1]
     return name.rsplit(".", 1)[-1]
 
 
@@ -210,7 +216,12 @@ def build_index(
     signatures: list[Signature] = []
     entries: dict[str, ArticleEntry] = {}
     for article in articles:
-        sids: dict[SignatureKind, list[int]] = {"error": [], "context": [], "exclude": []}
+        sids: dict[SignatureKind, list[int]] = {
+            "error": [],
+            "context": [],
+            "exclude": [],
+            "report": [],
+        }
         for kind, position, pattern in article.signatures.all_patterns():
             sid = len(signatures)
             signatures.append(Signature(sid, article.id, kind, position, pattern))  # type: ignore[arg-type]

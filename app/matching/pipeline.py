@@ -33,6 +33,7 @@ from app.matching.fragments import (
     hidden_specialised,
     is_fragment,
     raised_in_cut_frame,
+    reporting_lines,
     respelt_event,
 )
 from app.matching.frames_only import frames_only_scores
@@ -104,6 +105,9 @@ def match_text(
             matches, events, redactions = [*new, *matches][: options.top_k], again, more
     if not matches:  # a traceback cut before its exception line: its raising statement
         matches = _rank(frames_only_scores(events, index), index, options)
+    if not matches:  # a launcher's or a watchdog's line alone: what it reports, read last
+        events, matches, more = _reported(Reading(lines, numbers, events, hits, index), options)
+        redactions += more
     stats = InputStats(bytes=len(data), lines=total_lines, redactions=redactions)
     windows = _windows(matches, events, pasted, pasted_numbers, notes) if options.windows else {}
     return MatchResult(tuple(matches), tuple(events), stats, versions, tuple(notes), windows)
@@ -215,6 +219,18 @@ def _fallback(
             plain = _score_event(at, item.event, reading.index, hits, versions)
             scored[at] = capped(plain, item)
     return events, redactions + more, scored
+
+
+def _reported(reading: Reading, options: MatchOptions) -> tuple[list[Event], list[Match], int]:
+    """Reporting lines (``fragments.reporting_lines``) as events after the pasted ones."""
+    found, scores = reporting_lines(reading)
+    if not found:
+        return list(reading.events), [], 0
+    extra, redactions = _redact_events(found)
+    events = [*reading.events, *extra]
+    scored: list[list[Scored]] = [[] for _ in reading.events]
+    matches = _rank([*scored, *scores], reading.index, options)
+    return events, matches, redactions
 
 
 def _nonblank(lines: Sequence[str]) -> int:

@@ -47,6 +47,8 @@ LEADING_TABLE: tuple[tuple[str, str], ...] = (
     ("pdsh", r"(?!rank\d)(?P<pdsh_n>[a-z][a-z0-9-]{0,63}?\d[a-z0-9-]{0,63}): "),
 )
 
+_LEVELS = "(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"  # Python logging's level names
+
 # (name, pattern): the rows that may follow each other in any order. Where two could
 # match at one place the earlier wins: the specific rank forms before "[role3]:".
 PREFIX_TABLE: tuple[tuple[str, str], ...] = (
@@ -86,6 +88,17 @@ PREFIX_TABLE: tuple[tuple[str, str], ...] = (
     ("pylog", r"(?:ERROR|CRITICAL|FATAL) [\w.<>-]{1,80}: "),
     ("pylog_dash", r"- [\w.<>-]{1,80} - (?:ERROR|CRITICAL|FATAL) - "),
     ("pylog_basic", r"(?:ERROR|CRITICAL|FATAL):[\w.<>-]{1,80}:"),
+    # A log collector's record header around a rank's own prefix (issue 18, shape 3):
+    # "2025-10-31 03:11:02,473 - app - INFO - [rank7]: Traceback ...", "INFO:root:[rank7]: ".
+    # The rank's line was captured and logged: the collector's level is its own, so any
+    # level goes, but only before "[rankN]:" or a role prefix "[default0]:"; ERROR headers
+    # are the rows above (they start a record).
+    (
+        "collector",
+        rf"(?:- [\w.<>-]{{1,80}} - {_LEVELS} - |{_LEVELS} [\w.<>-]{{1,80}}: "
+        rf"|{_LEVELS}:[\w.<>-]{{1,80}}:)"
+        r"(?=\[rank\d{1,6}\]:|\[[A-Za-z_][A-Za-z_-]{0,30}\d{1,6}\]:)",
+    ),
     # syslog / journald: "May 01 12:00:00 host kernel: ", "May  1 12:00:00 host python[123]: "
     (
         "syslog",

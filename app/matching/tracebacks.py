@@ -184,9 +184,12 @@ def exception_head(text: str, *, standalone: bool) -> tuple[str, str] | None:
     """
     colon = text.find(":")
     name = text if colon < 0 else text[:colon]
-    if not 0 < len(name) <= 160 or not _is_dotted_identifier(name):
+    if not 0 < len(name) <= 160:
         return None
-    last = name.rsplit(".", 1)[-1]
+    outer = wrapper_of(name)
+    if outer is None and not _is_dotted_identifier(name):
+        return None
+    last = (outer or name).rsplit(".", 1)[-1]
     if standalone:
         if colon < 0 or not last[:1].isupper() or last.isupper():
             return None
@@ -195,6 +198,23 @@ def exception_head(text: str, *, standalone: bool) -> tuple[str, str] | None:
     elif not (last[:1].isupper() or "." in name):
         return None
     return name, "" if colon < 0 else text[colon + 1 :].strip()
+
+
+def wrapper_of(name: str) -> str | None:
+    """``ray.exceptions.RayTaskError`` of ``ray.exceptions.RayTaskError(CheckpointError)``.
+
+    Ray prints the error a remote task raised as its own class with the
+    cause's class in parentheses, then the cause's traceback (issue 18). Both
+    names must be dotted identifiers, the cause's last part capitalised.
+    """
+    if not name.endswith(")"):
+        return None
+    outer, _, inner = name[:-1].partition("(")
+    if not outer or not inner or not _is_dotted_identifier(outer):
+        return None
+    if not _is_dotted_identifier(inner) or not inner.rsplit(".", 1)[-1][:1].isupper():
+        return None
+    return outer
 
 
 def _is_dotted_identifier(name: str) -> bool:

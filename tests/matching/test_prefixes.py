@@ -89,7 +89,23 @@ CASES = (
     Case("worker-3: [rank24]: boom", 24, "boom"),
     Case("> [rank0]: Traceback (most recent call last):", 0, "Traceback (most recent call last):"),
     Case('>   File "x.py", line 1, in f', None, '  File "x.py", line 1, in f'),
+    # a log collector's record header around a rank's own prefix: the collector's level is
+    # its own, not the rank's (every captured line is INFO to it)
+    Case(
+        "2025-10-31 03:11:02,473 - app - INFO - [rank7]: Traceback (most recent call last):",
+        7,
+        "Traceback (most recent call last):",
+    ),
+    Case("2025-10-31 03:11:02,473 - app - INFO - [rank7]:   x = 1", 7, "  x = 1"),
+    Case("[default0]:2025-10-31 03:11:02,473 - app - INFO - [rank0]: boom", 0, "boom"),
+    Case("2025-10-31 03:11:02,473 - app.sub - WARNING - [default3]:boom", 3, "boom"),
+    Case("2025-10-31 03:11:02,473 INFO app: [rank7]: boom", 7, "boom"),
+    Case("INFO:root:[rank7]: boom", 7, "boom"),
+    Case("- app - DEBUG - [rank2]: boom", 2, "boom"),
     # left alone: not a prefix, or a prefix of something else
+    Case("- app - INFO - RuntimeError: retried", None, "- app - INFO - RuntimeError: retried"),
+    Case("- app - INFO - step 5 [rank7]: x", None, "- app - INFO - step 5 [rank7]: x"),
+    Case("INFO app: rank7: x", None, "INFO app: rank7: x"),
     Case("[0]:", None, "[0]:"),
     Case("  rank      : 3 (local_rank: 3)", None, "  rank      : 3 (local_rank: 3)"),
     Case("rank 0: world size 4", None, "rank 0: world size 4"),
