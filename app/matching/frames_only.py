@@ -32,13 +32,36 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from app.matching.events_model import Event, EventKind
+from app.matching.events_model import Event, EventKind, Frame
 from app.matching.index import SignatureIndex, short_exception
 from app.matching.rank import Scored
 from app.matching.result import Evidence
 
 SPELLED_SCORE = 0.62  # low: the raising statement spells the message an error pattern hits
 FRAME_SCORE = 0.56  # low: only the frame and the raised class name the article
+ONE_SITE_SCORE = 0.54  # low: a builtin class from a function that raises it for one failure only
+ONE_FAILURE_SITES: frozenset[tuple[str, str]] = frozenset(
+    {
+        # (an article's innermost frame, the class it raises): read in the libraries' source
+        # (torch 2.13, transformers 4.57, deepspeed 0.19, CPython 3.11), each function raises
+        # that class from one statement, for one failure. Functions that raise it for several
+        # failures stay out: configuration_auto.py:from_pretrained (3 ValueErrors),
+        # tokenization_auto.py:from_pretrained (6), modeling_utils.py:to (5), arrow_dataset.py:map
+        # (7), sampler.py:__init__ (6), autograd/__init__.py:_make_grads (6 RuntimeErrors),
+        # module.py:__getattr__ (one statement, but every missing attribute of every module).
+        ("torch/distributed/distributed_c10d.py:_get_default_group", "ValueError"),
+        ("torch/nn/modules/module.py:convert", "NotImplementedError"),
+        (
+            "torch/distributed/tensor/_sharding_prop.py:propagate_op_sharding_non_cached",
+            "NotImplementedError",
+        ),
+        ("deepspeed/runtime/fp16/loss_scaler.py:update_scale", "Exception"),
+        ("transformers/utils/versions.py:_compare_versions", "ImportError"),
+        ("transformers/utils/import_utils.py:check_torch_load_is_safe", "ValueError"),
+        ("multiprocessing/spawn.py:_check_not_importing_main", "RuntimeError"),
+    }
+)
+"""Raising frames whose class names one failure (rule 3); fails closed: unlisted, no guess."""
 MISSING = "the exception line is not in the paste: read from the statement that raised it"
 _FILE = re.compile(r'^\s*File "(?P<path>[^"]+)", line \d+, in (?P<function>\S+)\s*$')
 _RAISING = re.compile(r"^(?:raise|assert)\b")
@@ -127,6 +150,45 @@ def _class_and_frame(raising: Raising, event: Event, index: SignatureIndex) -> l
     return list(found.values())
 
 
+def _one_site(raising: Raising, event: Event, index: SignatureIndex) -> list[Scored]:
+    """Rule 3: a listed one-failure raising frame, the article's whole traceback in order."""
+    if spells_message(raising.statement):
+        return []
+    raised = _RAISED_CLASS.match(raising.statement)
+    if raised is None:
+        return []
+    name = short_exception(raised["name"])
+    path = raising.path.replace("\\", "/")
+    found: dict[str, Scored] = {}
+    for suffix, article_id in index.by_raising_frame.get(raising.function, ()):
+        entry = index.articles[article_id]
+        if not entry.exception or short_exception(entry.exception) != name:
+            continue
+        if not path.endswith(suffix) or (entry.frames[-1], name) not in ONE_FAILURE_SITES:
+            continue
+        if not in_order(event.frames, entry.frames):
+            continue
+        hint = (
+            f"the innermost frame, {suffix}:{raising.function}, raises {name} for this failure "
+            "only, through every frame of this article's traceback"
+        )
+        evidence = Evidence("context", suffix, raising.line, raising.line, hint)
+        found[article_id] = Scored(article_id, ONE_SITE_SCORE, (evidence,))
+    return list(found.values())
+
+
+def in_order(frames: Sequence[Frame], signature: Sequence[str]) -> bool:
+    """Whether every ``path/suffix.py:function`` of ``signature`` is among ``frames``, in order."""
+    at = 0
+    for frame in frames:
+        if at == len(signature):
+            break
+        suffix, _, function = signature[at].rpartition(":")
+        if frame.function == function and frame.path.replace("\\", "/").endswith(suffix):
+            at += 1
+    return at == len(signature)
+
+
 @dataclass(frozen=True)
 class Rule:
     name: str
@@ -136,6 +198,7 @@ class Rule:
 RULES: tuple[Rule, ...] = (
     Rule("spelled", _spelled),
     Rule("class and frame", _class_and_frame),
+    Rule("one raise site", _one_site),
 )
 
 
