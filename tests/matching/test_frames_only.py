@@ -103,6 +103,7 @@ def test_a_frame_that_raises_several_failures_gets_no_guess(
         ("no-model-type.log", "unknown-model-type"),  # configuration_auto.py:from_pretrained
         ("unknown-type.log", "hf-config-missing-model-type"),  # the same, the other way round
         ("init-twice.log", "pg-not-initialized"),  # distributed_c10d.py, another ValueError
+        ("not-compiled-cuda.log", "cuda-reinit-forked-subprocess"),  # _lazy_init, AssertionError
     ],
 )
 def test_another_failure_through_the_same_frames_is_not_named(
