@@ -80,9 +80,22 @@ ONE_FAILURE_SITES: frozenset[tuple[str, str]] = frozenset(
         ("transformers/utils/import_utils.py:check_torch_load_is_safe", "ValueError"),
         ("multiprocessing/spawn.py:_check_not_importing_main", "RuntimeError"),
         ("accelerate/state.py:__init__", "NotImplementedError"),
+        # an assert is its own site: its condition, as printed, names the failure; the
+        # function's other asserts (no_sync's reentry check) are other failures
+        (
+            "deepspeed/runtime/engine.py:no_sync",
+            "assert not self.zero_optimization_partition_gradients()",
+        ),
+        (
+            "deepspeed/runtime/config.py:_batch_assertion",
+            "assert train_batch == micro_batch * grad_acc * self.world_size",
+        ),
     }
 )
-"""Raising frames whose class names one failure (rule 3); fails closed: unlisted, no guess."""
+"""Raising frames and the class (``raise``) or condition (``assert``) that names one failure.
+
+Rule 3 reads it; it fails closed: an unlisted frame or statement gets no guess.
+"""
 MISSING = "the exception line is not in the paste: read from the statement that raised it"
 _FILE = re.compile(r'^\s*File "(?P<path>[^"]+)", line \d+, in (?P<function>\S+)\s*$')
 _RAISING = re.compile(r"^(?:raise|assert)\b")
@@ -173,19 +186,20 @@ def _class_and_frame(raising: Raising, event: Event, index: SignatureIndex) -> l
 
 def _one_site(raising: Raising, event: Event, index: SignatureIndex) -> list[Scored]:
     """Rule 3: a listed one-failure raising frame, the article's whole traceback in order."""
-    if spells_message(raising.statement):
-        return []
+    asserted = raising.statement.startswith("assert")
+    if spells_message(raising.statement.split(",", 1)[0] if asserted else raising.statement):
+        return []  # a message no pattern hit; an assert's own message follows its condition
     raised = _RAISED_CLASS.match(raising.statement)
-    if raised is None:
+    name = short_exception(raised["name"]) if raised else "AssertionError"
+    if raised is None and not asserted:
         return []
-    name = short_exception(raised["name"])
     path = raising.path.replace("\\", "/")
     found: dict[str, Scored] = {}
     for suffix, article_id in index.by_raising_frame.get(raising.function, ()):
         entry = index.articles[article_id]
         if not entry.exception or short_exception(entry.exception) != name:
             continue
-        if not path.endswith(suffix) or (entry.frames[-1], name) not in ONE_FAILURE_SITES:
+        if not path.endswith(suffix) or not _listed(entry.frames[-1], name, raising.statement):
             continue
         if not in_order(event.frames, entry.frames):
             continue
@@ -196,6 +210,12 @@ def _one_site(raising: Raising, event: Event, index: SignatureIndex) -> list[Sco
         evidence = Evidence("context", suffix, raising.line, raising.line, hint)
         found[article_id] = Scored(article_id, ONE_SITE_SCORE, (evidence,))
     return list(found.values())
+
+
+def _listed(frame: str, name: str, statement: str) -> bool:
+    if name != "AssertionError" or not statement.startswith("assert"):
+        return (frame, name) in ONE_FAILURE_SITES
+    return any(f == frame and statement.startswith(head) for f, head in ONE_FAILURE_SITES)
 
 
 def in_order(frames: Sequence[Frame], signature: Sequence[str]) -> bool:
