@@ -31,7 +31,7 @@ when the exception left it is read, and only when it is a ``raise`` or an
    not on it, and an unlisted frame gets no guess.
 
 Measured on the cut shape (``python -m benchmarks.shapes``: 647 must-match,
-183 must-not-match cut pastes; right / wrong / false): rules 1-2 104 / 0 / 0,
+187 must-not-match cut pastes; right / wrong / false): rules 1-2 104 / 0 / 0,
 with rule 3 124 / 0 / 0. 533 of the 647 keep some evidence (a raising
 statement, an error pattern, a frame that an article's signature names):
 124/533 (23 %); of the 222 whose innermost frame raises, 85 (38 %). Not
