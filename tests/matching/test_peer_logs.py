@@ -46,13 +46,18 @@ NEWER_ARTICLES = {
         "nccl-remote-error",
         "NCCL's IB transport: completion error 12, retries exhausted to the peer",
     ),
+    "2e3a46246485271c": (
+        "hf-wrong-auto-class",
+        "a known config (GPT-2) under an Auto class with no model for it (question answering)",
+    ),
 }
 """Fragments labelled null only because the KB had no article for their failure then.
 
 The labels came with the fragments; these name failures for which articles
 were written later from primary sources (torch's matmul shape check, the CUDA ECC
-error and NVIDIA's Xid catalogue, huggingface_hub's connection errors), not from the
-fragments. Each was read to check that the named failure is what ended the run. Keyed
+error and NVIDIA's Xid catalogue, huggingface_hub's connection errors, transformers'
+Auto-class mappings), not from the fragments. Each was read to check that the named
+failure is what ended the run. Keyed
 by content hash so that the table names no file, user or host; a fragment whose label
 is not null can never be excused here.
 """
