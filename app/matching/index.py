@@ -43,8 +43,9 @@ if TYPE_CHECKING:  # the pydantic model: building an index needs it, loading one
 
 SignatureKind = Literal["error", "context", "exclude"]
 FOLDED_CHUNK = 64  # error patterns per case-folded RE2 set: one compile holds the GIL
-# 3: article entries carry their traceback frames; 4: databases of loosened patterns
-FORMAT = b"ERRKB-INDEX-4\n"
+# 3: article entries carry their traceback frames; 4: databases of loosened patterns;
+# 5: of prefilter forms (long literals stand in for their patterns)
+FORMAT = b"ERRKB-INDEX-5\n"
 
 
 @dataclass(frozen=True)
