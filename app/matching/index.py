@@ -16,7 +16,7 @@ import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal
 
 import re2
 
@@ -35,6 +35,7 @@ from app.matching.scanners import (
     hyperscan_available,
     hyperscan_version,
     shard_count,
+    shard_key,
     try_load,
 )
 
@@ -300,6 +301,26 @@ def load_index(blob: bytes, revision: str) -> SignatureIndex:
         )
     except (KeyError, TypeError) as exc:  # a header cut short or from another errkb
         raise IndexFormatError(f"unreadable index header: {type(exc).__name__}") from exc
+
+
+def stored_shard_keys(head: BinaryIO) -> frozenset[str] | None:
+    """The ``shard_key`` of each shard of the index serialised in ``head``; None if unreadable.
+
+    Reads the header only (not the databases behind it): what pruning
+    ``index_dir/shards`` needs to know which stored shards an index was built
+    from. An index of one database names no shard; one of another format or
+    a damaged header gives None (its shards are then not known).
+    """
+    try:
+        if head.read(len(FORMAT)) != FORMAT:
+            return None
+        size = int.from_bytes(head.read(8), "big")
+        header = json.loads(head.read(size))
+        patterns = [str(signature["pattern"]) for signature in header["signatures"]]
+        groups = header["shards"] or ()
+        return frozenset(shard_key([patterns[int(sid)] for sid in group]) for group in groups)
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return None
 
 
 def _scanner_from(body: bytes, header: dict[str, Any], patterns: Sequence[str]) -> Scanner:
