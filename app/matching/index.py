@@ -45,7 +45,7 @@ if TYPE_CHECKING:  # the pydantic model: building an index needs it, loading one
 SignatureKind = Literal["error", "context", "exclude"]
 FOLDED_CHUNK = 64  # error patterns per case-folded RE2 set: one compile holds the GIL
 # 3: article entries carry their traceback frames; 4: databases of loosened patterns;
-# 5: of prefilter forms (long literals stand in for their patterns)
+# 5: of prefilter forms (long literals stand in for their patterns), with the ids to confirm
 FORMAT = b"ERRKB-INDEX-5\n"
 
 
@@ -264,17 +264,23 @@ def dump_index(index: SignatureIndex) -> bytes:
         raise IndexFormatError("only Hyperscan indexes are serialised")
     blobs: list[bytes] = []
     groups: list[list[int]] | None = None
+    confirmed: list[int] = []  # signature ids whose hits RE2 confirms: not worked out at load
     if isinstance(scanner, HyperscanScanner):
         blobs = [scanner.dump()]
+        confirmed = list(scanner.confirmed)
     elif isinstance(scanner, ShardedScanner):
         blobs = [shard.dump() for shard, _ in scanner.shards]
         groups = [list(sids) for _, sids in scanner.shards]
+        confirmed = sorted(
+            sids[local] for shard, sids in scanner.shards for local in shard.confirmed
+        )
     header = {
         "key": index_key(index.revision),
         "revision": index.revision,
         "articles": [asdict(entry) for entry in index.articles.values()],
         "signatures": [asdict(signature) for signature in index.signatures],
         "shards": groups,  # None: one database over every signature id
+        "confirmed": confirmed,
         "database_bytes": [len(blob) for blob in blobs],
     }
     encoded = json.dumps(header, ensure_ascii=False).encode()
@@ -340,8 +346,15 @@ def _scanner_from(body: bytes, header: dict[str, Any], patterns: Sequence[str]) 
         groups = [tuple(int(sid) for sid in group) for group in header["shards"]]
     if len(groups) != len(blobs):
         raise IndexFormatError("the databases do not match the shards")
-    pairs = zip(blobs, groups, strict=True)
-    loaded = [try_load(part, [patterns[i] for i in group]) for part, group in pairs]
+    confirmed = {int(sid) for sid in header["confirmed"]}
+    loaded = [
+        try_load(
+            part,
+            [patterns[i] for i in group],
+            [local for local, sid in enumerate(group) if sid in confirmed],
+        )
+        for part, group in zip(blobs, groups, strict=True)
+    ]
     ready = [scanner for scanner in loaded if scanner is not None]
     if len(ready) != len(loaded):
         raise IndexFormatError("a database does not load (damaged, or another engine's)")

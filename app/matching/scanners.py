@@ -16,7 +16,7 @@ import hashlib
 import os
 import re
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from re import _parser as sre  # type: ignore[attr-defined]
 from typing import Any, Protocol
@@ -125,9 +125,26 @@ class HyperscanScanner:
         return cls(database, exact)
 
     @classmethod
-    def load(cls, blob: bytes, patterns: Sequence[str]) -> HyperscanScanner:
-        """The database ``dump`` wrote for ``patterns`` (they say which hits need confirming)."""
-        return cls(hyperscan.loadb(blob, hyperscan.HS_MODE_BLOCK), loosened_ids(patterns))
+    def load(
+        cls, blob: bytes, patterns: Sequence[str], confirmed: Iterable[int] | None = None
+    ) -> HyperscanScanner:
+        """The database ``dump`` wrote for ``patterns``.
+
+        ``confirmed`` lists the ids whose hits need confirming, as the
+        serialised index records them (``confirmed``); without it they are
+        worked out from the patterns (``loosened_ids``), about 20 µs each.
+        """
+        exact = (
+            loosened_ids(patterns)
+            if confirmed is None
+            else {sid: patterns[sid] for sid in confirmed}
+        )
+        return cls(hyperscan.loadb(blob, hyperscan.HS_MODE_BLOCK), exact)
+
+    @property
+    def confirmed(self) -> tuple[int, ...]:
+        """Ids whose compiled form differs from their pattern: each hit is confirmed by RE2."""
+        return tuple(sorted(self._exact))
 
     def dump(self) -> bytes:
         blob: bytes = hyperscan.dumpb(self._database)
@@ -280,12 +297,14 @@ def compile_shards(
     return ShardedScanner([(s, tuple(g)) for s, g in zip(ready, groups, strict=True)])
 
 
-def try_load(blob: bytes | None, patterns: Sequence[str]) -> HyperscanScanner | None:
+def try_load(
+    blob: bytes | None, patterns: Sequence[str], confirmed: Iterable[int] | None = None
+) -> HyperscanScanner | None:
     """A stored shard, or None when there is none or Hyperscan refuses it (then it is rebuilt)."""
     if blob is None:
         return None
     try:
-        return HyperscanScanner.load(blob, patterns)
+        return HyperscanScanner.load(blob, patterns, confirmed)
     except hyperscan.error:  # damaged, or another engine's: compile it again
         return None
 

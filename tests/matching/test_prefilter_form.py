@@ -9,6 +9,8 @@ the pattern contains it), or the index would miss matches.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import re2
 import yaml
@@ -16,8 +18,10 @@ import yaml
 from app.articles.loose import PREFILTER_LITERAL_CHARS, loosened, prefilter_form
 from app.articles.model import Article
 from app.matching import scanners
+from app.matching.index import FORMAT, IndexFormatError, build_index, dump_index, load_index
 from app.matching.scanners import HyperscanScanner, loosened_ids
 from tests.matching.test_loose_index import REPO
+from tests.matching.test_pipeline import article
 
 pytestmark = pytest.mark.skipif(not scanners.hyperscan_available(), reason="needs Hyperscan")
 
@@ -126,3 +130,35 @@ def test_every_form_of_the_repository_kb_is_a_superset_of_its_pattern() -> None:
                     assert re2.search(form, log), (pattern, form)
                     checked += 1
     assert checked > 100
+
+
+@pytest.mark.parametrize("shard_patterns", [4, 10**6])
+def test_the_serialised_index_records_which_hits_to_confirm(
+    monkeypatch: pytest.MonkeyPatch, shard_patterns: int
+) -> None:
+    """Working the forms out again costs ~20 µs a pattern at load; the index says instead."""
+    monkeypatch.setattr(scanners, "SHARD_PATTERNS", shard_patterns)
+    articles = [
+        article(f"a{number}", error=[PATTERNS[number % 3] + f" {number}", rf"plain{number} text"])
+        for number in range(6)
+    ]
+    index = build_index(articles, "r")
+    patterns = [signature.pattern for signature in index.signatures]
+    loaded = load_index(dump_index(index), "r")
+    shards = getattr(loaded.scanner, "shards", [(loaded.scanner, tuple(range(len(patterns))))])
+    assert len(shards) == (1 if shard_patterns > 100 else 4)
+    recorded = {sids[local] for shard, sids in shards for local in shard.confirmed}
+    assert recorded == set(loosened_ids(patterns)) == {0, 2, 4, 6, 8, 10}
+    text = b"should not have been set yet or set to True 1\nplain3 text\n"
+    assert loaded.scan(text) == index.scan(text) == {7}
+
+
+def test_an_index_without_the_ids_to_confirm_is_not_used() -> None:
+    blob = dump_index(build_index([article("a0", error=[PATTERNS[0]])], "r"))
+    size = int.from_bytes(blob[len(FORMAT) : len(FORMAT) + 8], "big")
+    header = json.loads(blob[len(FORMAT) + 8 : len(FORMAT) + 8 + size])
+    del header["confirmed"]
+    encoded = json.dumps(header).encode()
+    stripped = FORMAT + len(encoded).to_bytes(8, "big") + encoded + blob[len(FORMAT) + 8 + size :]
+    with pytest.raises(IndexFormatError):
+        load_index(stripped, "r")
