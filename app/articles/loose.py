@@ -5,7 +5,9 @@ in Hyperscan; ``x{m,}`` is ``m`` states and a loop. Wherever the exact regex
 matches, the loose one matches too, so a loose form may pick candidates (the
 redaction rules' RE2 set, the index's Hyperscan databases) as long as the
 exact regex decides (issue 23: the index at 10,000 articles compiles about
-three times faster loosened).
+three times faster loosened). ``prefilter_form`` goes further for the index:
+a pattern with a long top-level literal is compiled as that literal alone,
+about twenty times faster again.
 """
 
 from __future__ import annotations
