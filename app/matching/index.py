@@ -16,7 +16,7 @@ import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal
 
 import re2
 
@@ -35,6 +35,7 @@ from app.matching.scanners import (
     hyperscan_available,
     hyperscan_version,
     shard_count,
+    shard_key,
     try_load,
 )
 
@@ -43,8 +44,9 @@ if TYPE_CHECKING:  # the pydantic model: building an index needs it, loading one
 
 SignatureKind = Literal["error", "context", "exclude", "report"]
 FOLDED_CHUNK = 64  # error patterns per case-folded RE2 set: one compile holds the GIL
-# 3: article entries carry their traceback frames; 4: databases of loosened patterns
-FORMAT = b"ERRKB-INDEX-4\n"
+# 3: article entries carry their traceback frames; 4: databases of loosened patterns;
+# 5: of prefilter forms (long literals stand in for their patterns), with the ids to confirm
+FORMAT = b"ERRKB-INDEX-5\n"
 
 
 @dataclass(frozen=True)
@@ -273,17 +275,23 @@ def dump_index(index: SignatureIndex) -> bytes:
         raise IndexFormatError("only Hyperscan indexes are serialised")
     blobs: list[bytes] = []
     groups: list[list[int]] | None = None
+    confirmed: list[int] = []  # signature ids whose hits RE2 confirms: not worked out at load
     if isinstance(scanner, HyperscanScanner):
         blobs = [scanner.dump()]
+        confirmed = list(scanner.confirmed)
     elif isinstance(scanner, ShardedScanner):
         blobs = [shard.dump() for shard, _ in scanner.shards]
         groups = [list(sids) for _, sids in scanner.shards]
+        confirmed = sorted(
+            sids[local] for shard, sids in scanner.shards for local in shard.confirmed
+        )
     header = {
         "key": index_key(index.revision),
         "revision": index.revision,
         "articles": [asdict(entry) for entry in index.articles.values()],
         "signatures": [asdict(signature) for signature in index.signatures],
         "shards": groups,  # None: one database over every signature id
+        "confirmed": confirmed,
         "database_bytes": [len(blob) for blob in blobs],
     }
     encoded = json.dumps(header, ensure_ascii=False).encode()
@@ -312,6 +320,26 @@ def load_index(blob: bytes, revision: str) -> SignatureIndex:
         raise IndexFormatError(f"unreadable index header: {type(exc).__name__}") from exc
 
 
+def stored_shard_keys(head: BinaryIO) -> frozenset[str] | None:
+    """The ``shard_key`` of each shard of the index serialised in ``head``; None if unreadable.
+
+    Reads the header only (not the databases behind it): what pruning
+    ``index_dir/shards`` needs to know which stored shards an index was built
+    from. An index of one database names no shard; one of another format or
+    a damaged header gives None (its shards are then not known).
+    """
+    try:
+        if head.read(len(FORMAT)) != FORMAT:
+            return None
+        size = int.from_bytes(head.read(8), "big")
+        header = json.loads(head.read(size))
+        patterns = [str(signature["pattern"]) for signature in header["signatures"]]
+        groups = header["shards"] or ()
+        return frozenset(shard_key([patterns[int(sid)] for sid in group]) for group in groups)
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return None
+
+
 def _scanner_from(body: bytes, header: dict[str, Any], patterns: Sequence[str]) -> Scanner:
     """The database(s) after the header: none, one, or one per shard with its signature ids."""
     sizes = [int(size) for size in header["database_bytes"]]
@@ -329,8 +357,15 @@ def _scanner_from(body: bytes, header: dict[str, Any], patterns: Sequence[str]) 
         groups = [tuple(int(sid) for sid in group) for group in header["shards"]]
     if len(groups) != len(blobs):
         raise IndexFormatError("the databases do not match the shards")
-    pairs = zip(blobs, groups, strict=True)
-    loaded = [try_load(part, [patterns[i] for i in group]) for part, group in pairs]
+    confirmed = {int(sid) for sid in header["confirmed"]}
+    loaded = [
+        try_load(
+            part,
+            [patterns[i] for i in group],
+            [local for local, sid in enumerate(group) if sid in confirmed],
+        )
+        for part, group in zip(blobs, groups, strict=True)
+    ]
     ready = [scanner for scanner in loaded if scanner is not None]
     if len(ready) != len(loaded):
         raise IndexFormatError("a database does not load (damaged, or another engine's)")

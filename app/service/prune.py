@@ -9,8 +9,18 @@ modification time: the revision a rollback or a reload's refusal goes back
 to) are removed, with temporary files that a crashed write left over an hour
 ago. A file another process still reads stays readable until it closes it;
 one that goes missing between a check and a read is rebuilt, never trusted
-half-read. The revision memo and compiled shards (named by their patterns,
-shared across revisions) are left alone.
+half-read. The revision memo is left alone.
+
+Compiled shards (``shards/<key>.hsdb``, named by their patterns and shared
+across revisions) go when neither kept revision's index was built from them
+(``prune_shards``): the keys come from the kept indexes' headers. A shard
+file younger than ``STALE_TEMPORARY_S`` stays whatever the headers say (a
+build under way in another process may have written it for an index it has
+not saved yet), and nothing is removed when a kept index cannot be read
+(its shards are not known). A loaded index holds its databases in memory and
+its ``.idx`` file carries copies, so removing a shard file costs at most a
+compile at a later edit, never a wrong answer. Without a saved index of the
+current revision (a full disk) no shard is removed.
 """
 
 from __future__ import annotations
@@ -20,6 +30,8 @@ import os
 import re
 import time
 from pathlib import Path
+
+from app.matching.index import stored_shard_keys
 
 log = logging.getLogger(__name__)
 
@@ -65,4 +77,56 @@ def prune_revisions(index_dir: Path, revision: str, *, now: float | None = None)
             log.warning("cannot remove the stale %s: %s", path.name, exc.strerror)
     if removed:
         log.info("removed %d file(s) of old KB revisions from %s", len(removed), index_dir)
-    return removed
+    indexes = {
+        key: [p for p, _ in groups.get(key, ()) if p.suffix == ".idx"] for key in kept if key
+    }
+    if not indexes.get(current):  # the current index was not saved: its shards are not known
+        return removed
+    named = [path for paths in indexes.values() for path in paths]
+    return removed + prune_shards(index_dir / "shards", named, now=now)
+
+
+def prune_shards(folder: Path, indexes: list[Path], *, now: float) -> list[Path]:
+    """Remove the shard files in ``folder`` that none of ``indexes`` was built from; the removed."""
+    wanted: set[str] = set()
+    for path in indexes:
+        try:
+            with path.open("rb") as head:
+                keys = stored_shard_keys(head)
+        except FileNotFoundError:
+            continue  # removed by another process's pruning: it names nothing to keep
+        except OSError:
+            keys = None
+        if keys is None:
+            log.info("%s cannot be read: shards are not pruned", path.name)
+            return []
+        wanted |= keys
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return []
+    removed = []
+    for entry in entries:
+        name = entry.name
+        stem = name.removesuffix(".hsdb")
+        if stem == name and not name.endswith(".tmp"):
+            continue  # not errkb's naming: not touched
+        try:
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            if now - entry.stat(follow_symlinks=False).st_mtime <= STALE_TEMPORARY_S:
+                continue  # a build under way may be about to name it
+        except OSError:
+            continue
+        if stem in wanted:
+            continue
+        try:
+            os.unlink(entry.path)
+            removed.append(Path(entry.path))
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            log.warning("cannot remove the stale shard %s: %s", name, exc.strerror)
+    if removed:
+        log.info("removed %d shard file(s) no kept index uses from %s", len(removed), folder)
+    return sorted(removed)
