@@ -58,6 +58,11 @@ VICTIMS: tuple[Victim, ...] = (
         "gloo and the c10d store give up on peers that stopped answering",
     ),
     Victim(
+        "engine-start-up",
+        r"Engine core initialization failed|Engine process failed to start",
+        "vLLM's front end: its engine process died while starting (the error is above)",
+    ),
+    Victim(
         "terminated",
         r"got signal: (?:1|2|15)\b|Received (?:1|2|15) death signal|SIGTERM",
         "the launcher or the scheduler terminating survivors",

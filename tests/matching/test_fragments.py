@@ -234,6 +234,31 @@ def test_the_dcp_wrapper_yields_to_the_rank_error_it_wraps(repository_kb: LiveKb
     assert result.top.article_id == "dcp-missing-key"
 
 
+def test_the_vllm_start_up_wrapper_yields_to_the_engine_error(repository_kb: LiveKb) -> None:
+    """vLLM's ``Engine core initialization failed`` wrapper follows the engine's own error."""
+    log = (
+        b"(EngineCore_0 pid=2211) ERROR 09-10 23:09:12 [core.py:700] EngineCore failed to start.\n"
+        b"(EngineCore_0 pid=2211) ERROR 09-10 23:09:12 [core.py:700] "
+        b"Traceback (most recent call last):\n"
+        b"(EngineCore_0 pid=2211) ERROR 09-10 23:09:12 [core.py:700] torch.OutOfMemoryError: "
+        b"CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 79.11 GiB "
+        b"of which 3.06 MiB is free.\n"
+        b"Traceback (most recent call last):\n"
+        b'  File "/opt/venv/lib/python3.12/site-packages/vllm/v1/engine/utils.py", line 759, '
+        b"in wait_for_engine_startup\n"
+        b'    raise RuntimeError("Engine core initialization failed. "\n'
+        b"RuntimeError: Engine core initialization failed. See root cause above. "
+        b"Failed core proc(s): {}\n"
+    )
+    result = match_text(log, repository_kb.index)
+    assert "CUDA out of memory" in result.events[0].message
+    wrapper = [e for e in result.events if "Engine core initialization failed" in e.message]
+    assert wrapper
+    assert all(e.consequence for e in wrapper)
+    assert result.top is not None
+    assert result.top.article_id == "cuda-oom"
+
+
 def ids(text: str, live: LiveKb) -> list[str]:
     return [m.article_id for m in match_text(text, live.index).matches]
 

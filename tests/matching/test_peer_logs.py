@@ -50,6 +50,29 @@ NEWER_ARTICLES = {
         "hf-wrong-auto-class",
         "a known config (GPT-2) under an Auto class with no model for it (question answering)",
     ),
+    # vLLM CI: tests that failed because the engine process died while starting; the
+    # article is vLLM's start-up wrapper (vllm/v1/engine/utils.py), pointing at the
+    # EngineCore's own error printed above it.
+    "76be3f6cc5106bec": (
+        "vllm-engine-core-init-failed",
+        "every test fails at engine start-up (CUDA driver initialisation in the EngineCore)",
+    ),
+    "c1647a8f6e76121f": (
+        "vllm-engine-core-init-failed",
+        "engines fail to start while an earlier test still holds GPU memory",
+    ),
+    "2531a0289095754c": (
+        "vllm-engine-core-init-failed",
+        "the EngineCore dies at start-up on a torch.compile API it does not find",
+    ),
+    "9dc3c3a5799b6b9d": (
+        "vllm-engine-core-init-failed",
+        "GPU memory exhausted in the EngineCore, reported as the start-up wrapper",
+    ),
+    "9a6c69e645d54881": (
+        "vllm-engine-core-init-failed",
+        "a pytest summary whose failures are all the start-up wrapper",
+    ),
 }
 """Fragments labelled null only because the KB had no article for their failure then.
 
