@@ -70,7 +70,16 @@ def database_dump(client: TestClient) -> str:
 
 
 def leaks(haystack: str, secrets: list[str]) -> list[str]:
-    return [s for s in secrets if s in haystack or s[len(s) // 2 - 6 : len(s) // 2 + 6] in haystack]
+    """The secrets found whole, or by the 12-character slice around their middle."""
+    return [s for s in secrets if _found(s, s[len(s) // 2 - 6 : len(s) // 2 + 6], haystack)]
+
+
+def _found(secret: str, middle: str, haystack: str) -> bool:
+    # Where the slice lies inside the secret (12+ characters), the whole secret can only be
+    # in the haystack if the slice is: one scan of the (megabytes long) haystack, not two.
+    if middle in secret:
+        return middle in haystack
+    return secret in haystack or middle in haystack
 
 
 @pytest.mark.slow
@@ -103,3 +112,13 @@ def test_a5_no_secret_is_stored_logged_or_echoed(
     assert leaks(dump, secrets) == []
     assert leaks(caplog.text + repr([r.__dict__ for r in caplog.records]), secrets) == []
     assert leaks("\n".join(seen), secrets) == []
+
+
+def test_leaks_finds_a_secret_whole_or_by_its_middle_slice_and_nothing_else() -> None:
+    secret, short = "ghp_" + "A1b2C3d4E5f6G7h8I9j0" * 2, "k9Q"
+    middle = secret[len(secret) // 2 - 6 : len(secret) // 2 + 6]
+    assert leaks(f"x {secret} y", [secret, short]) == [secret]
+    assert leaks(f"only {middle} here", [secret]) == [secret]
+    assert leaks(f"{secret[:10]} {secret[-10:]}", [secret]) == []
+    assert leaks("k9Q", [short]) == [short]  # shorter than the slice: found whole
+    assert leaks("k9", [short]) == []

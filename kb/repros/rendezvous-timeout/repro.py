@@ -5,7 +5,7 @@ torchrun is started for a 2-node job (--nnodes=2, c10d rendezvous on
 127.0.0.1) but only this one node is launched: the second node's command was
 never run, failed to start, or points at another --rdzv-endpoint/--rdzv-id.
 The agent waits for the second node until join_timeout (600 s by default,
-10 s here) and raises RendezvousTimeoutError before any worker starts.
+3 s here) and raises RendezvousTimeoutError before any worker starts.
 
 CPU only; this script runs torchrun itself as a child process because the
 failure is in the launcher (launcher: python).
@@ -32,7 +32,7 @@ def main() -> int:
             sys.executable, "-m", "torch.distributed.run",
             "--nnodes=2", "--nproc-per-node=1",  # a 2-node job ...
             "--rdzv-backend=c10d", f"--rdzv-endpoint=127.0.0.1:{free_port()}", "--rdzv-id=job42",
-            "--rdzv-conf=join_timeout=10",
+            "--rdzv-conf=join_timeout=3",
             str(worker),
         ]  # ... but the second node is never started
         return subprocess.call(cmd)
