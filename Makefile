@@ -38,8 +38,14 @@ run: install
 	$(BIN)/errkb db upgrade
 	$(BIN)/errkb serve
 
+# The whole suite runs the real-repro module beside the rest (tests/beside.py); a
+# PYTEST_ARGS run is plain pytest with those arguments.
 test: install-dev
+ifeq ($(strip $(PYTEST_ARGS)),)
+	$(BIN)/python -m tests.beside
+else
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+endif
 
 check: install-dev
 	$(BIN)/ruff check .
