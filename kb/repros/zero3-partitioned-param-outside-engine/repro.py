@@ -32,7 +32,7 @@ import torch  # noqa: E402
 from torch import nn  # noqa: E402
 
 sys.modules["deepspeed.comm.torch"].build_shm_op = lambda: None  # skip a slow, unrelated JIT build
-deepspeed.utils.logging.set_log_level_from_string("info")  # the INFO lines DeepSpeed < 0.17 printed by default
+deepspeed.utils.logging.set_log_level_from_string("info")  # INFO, as older releases logged
 
 DS_CONFIG = {
     "train_micro_batch_size_per_gpu": 2,
