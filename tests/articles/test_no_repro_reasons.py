@@ -1,4 +1,4 @@
-"""Every article without a repro says why, in docs/verification.md, and no row outlives its reason."""
+"""Every article without a repro says why in docs/verification.md; no row outlives its reason."""
 
 from __future__ import annotations
 
