@@ -63,13 +63,7 @@ from app.matching.index import SignatureIndex
 from app.matching.inline import survived
 from app.matching.literals import WORD
 from app.matching.prefixes import PrefixParser
-from app.matching.rank import (
-    CONTEXT_FOR_FULL_BONUS,
-    CONTEXT_WEIGHT,
-    ERROR_WEIGHT,
-    UNUSED_CONTEXT_PENALTY,
-    Scored,
-)
+from app.matching.rank import ERROR_WEIGHT, Scored, context_credit
 from app.matching.result import Evidence
 
 CONTEXT_LINES = 30  # the lines before the error line that context signatures may hit
@@ -473,9 +467,8 @@ def folded_scores(found: Found, index: SignatureIndex) -> list[Scored]:
         context = _folded_context(near, index, article_id, line)
         if entry.context_required and not context:
             continue
-        weight = ERROR_WEIGHT + CONTEXT_WEIGHT * min(1.0, len(context) / CONTEXT_FOR_FULL_BONUS)
+        weight = ERROR_WEIGHT + context_credit(len(context), bool(entry.context_sids))
         contextless = bool(entry.context_sids) and not context
-        weight -= UNUSED_CONTEXT_PENALTY if contextless else 0.0
         scored.append(
             Scored(article_id, weight, (*errors, *context), spans[article_id], contextless)
         )
@@ -617,8 +610,7 @@ def _reported(
     ]
     if entry.context_required and not context:
         return None
-    weight = ERROR_WEIGHT + CONTEXT_WEIGHT * min(1.0, len(context) / CONTEXT_FOR_FULL_BONUS)
+    weight = ERROR_WEIGHT + context_credit(len(context), bool(entry.context_sids))
     contextless = bool(entry.context_sids) and not context
-    weight -= UNUSED_CONTEXT_PENALTY if contextless else 0.0
     hit = Evidence("error", signature.pattern, line, line, "a line reporting this failure matches")
     return Scored(entry.id, weight, (hit, *context), span, contextless)

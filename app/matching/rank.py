@@ -48,6 +48,17 @@ def confidence_of(score: float) -> Confidence:
     return "medium" if score >= 0.65 else "low"
 
 
+def context_credit(found: float, has_context: bool) -> float:
+    """What context adds to an error pattern's weight, the same for every reading.
+
+    Up to ``CONTEXT_WEIGHT`` (full at ``CONTEXT_FOR_FULL_BONUS`` hits); an
+    article that has context patterns and shows none pays
+    ``UNUSED_CONTEXT_PENALTY``, so a specific article yields to a generic one.
+    """
+    credit = CONTEXT_WEIGHT * min(1.0, found / CONTEXT_FOR_FULL_BONUS)
+    return credit - UNUSED_CONTEXT_PENALTY if has_context and found == 0 else credit
+
+
 def score_article(
     event: Event,
     order: int,
@@ -70,9 +81,7 @@ def score_article(
     context, count = _context_evidence(event, entry, index, hits)
     if entry.context_required and count == 0:
         return None
-    raw += CONTEXT_WEIGHT * min(1.0, count / CONTEXT_FOR_FULL_BONUS)
-    if entry.context_sids and count == 0:
-        raw -= UNUSED_CONTEXT_PENALTY
+    raw += context_credit(count, bool(entry.context_sids))
     if fuzzy > 0:
         hint = f"traceback signature {fuzzy:.0%} similar"
         lines = (event.error_line_start, event.error_line_end)

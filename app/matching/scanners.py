@@ -132,10 +132,10 @@ class HyperscanScanner:
 
         ``confirmed`` lists the ids whose hits need confirming, as the
         serialised index records them (``confirmed``); without it they are
-        worked out from the patterns (``loosened_ids``), about 20 µs each.
+        worked out from the patterns (``prefiltered_ids``), about 20 µs each.
         """
         exact = (
-            loosened_ids(patterns)
+            prefiltered_ids(patterns)
             if confirmed is None
             else {sid: patterns[sid] for sid in confirmed}
         )
@@ -183,7 +183,7 @@ class HyperscanScanner:
         self._scratch.get()
 
 
-def loosened_ids(patterns: Sequence[str]) -> dict[int, str]:
+def prefiltered_ids(patterns: Sequence[str]) -> dict[int, str]:
     """Ids whose compiled form (``prefilter_form``) differs from the pattern: hits to confirm."""
     return {sid: p for sid, p in enumerate(patterns) if prefilter_form(p) != p}
 

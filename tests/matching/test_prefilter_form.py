@@ -19,7 +19,7 @@ from app.articles.loose import PREFILTER_LITERAL_CHARS, loosened, prefilter_form
 from app.articles.model import Article
 from app.matching import scanners
 from app.matching.index import FORMAT, IndexFormatError, build_index, dump_index, load_index
-from app.matching.scanners import HyperscanScanner, loosened_ids
+from app.matching.scanners import HyperscanScanner, prefiltered_ids
 from tests.matching.test_loose_index import REPO
 from tests.matching.test_pipeline import article
 
@@ -45,7 +45,7 @@ def test_a_long_top_level_literal_stands_in_for_its_pattern(pattern: str, litera
     form = prefilter_form(pattern)
     assert re2.compile(form).fullmatch(literal) is not None, form
     assert form != pattern
-    assert loosened_ids([pattern]) == {0: pattern}  # its hits are confirmed
+    assert prefiltered_ids([pattern]) == {0: pattern}  # its hits are confirmed
 
 
 @pytest.mark.parametrize(
@@ -67,7 +67,7 @@ def test_other_patterns_are_only_loosened(pattern: str) -> None:
 def test_a_plain_pattern_is_compiled_as_it_is_and_never_confirmed() -> None:
     pattern = r"torch\.distributed\.elastic\.multiprocessing\.errors\.ChildFailedError"
     assert prefilter_form(pattern) == pattern
-    assert loosened_ids([pattern]) == {}
+    assert prefiltered_ids([pattern]) == {}
 
 
 def test_the_threshold_counts_characters_not_escapes() -> None:
@@ -148,7 +148,7 @@ def test_the_serialised_index_records_which_hits_to_confirm(
     shards = getattr(loaded.scanner, "shards", [(loaded.scanner, tuple(range(len(patterns))))])
     assert len(shards) == (1 if shard_patterns > 100 else 4)
     recorded = {sids[local] for shard, sids in shards for local in shard.confirmed}
-    assert recorded == set(loosened_ids(patterns)) == {0, 2, 4, 6, 8, 10}
+    assert recorded == set(prefiltered_ids(patterns)) == {0, 2, 4, 6, 8, 10}
     text = b"should not have been set yet or set to True 1\nplain3 text\n"
     assert loaded.scan(text) == index.scan(text) == {7}
 
