@@ -159,10 +159,8 @@ def _lowered(reading: Reading, content: str) -> bool:
         return False
     if sum(map(len, reading.lines)) > MAX_FOLDED_CHARS:
         return False
-    folded, sids = reading.index.folded_errors
     data = rx.encode(content)
-    hit = {sids[i] for i in folded.Match(data) or ()}
-    return bool(hit - reading.index.scan(data))
+    return bool(reading.index.folded_errors.hits(data) - reading.index.scan(data))
 
 
 def _as_pasted(reading: Reading) -> list[Found]:
@@ -175,8 +173,8 @@ def _ignoring_case(reading: Reading, *, only_lowered: bool = False) -> list[Foun
     """Lower-cased lines an error pattern hits once case is ignored: ``cuda out of memory.``"""
     if sum(map(len, reading.lines)) > MAX_FOLDED_CHARS:
         return []
-    folded, sids = reading.index.folded_errors
-    if not sids:
+    folded = reading.index.folded_errors
+    if not folded.sids:
         return []
     found: list[Found] = []
     parse = PrefixParser()
@@ -186,10 +184,10 @@ def _ignoring_case(reading: Reading, *, only_lowered: bool = False) -> list[Foun
             continue
         if only_lowered and not _lowered(reading, content):
             continue
-        hit = folded.Match(rx.encode(content)) or ()
+        hit = folded.hits(rx.encode(content))
         if hit:
             event = _event(reading, row, content, FOLDED)
-            found.append(Found(event, FOLDED_CAP, FOLDED, tuple(sids[i] for i in sorted(hit))))
+            found.append(Found(event, FOLDED_CAP, FOLDED, tuple(sorted(hit))))
             if len(found) >= MAX_FALLBACK_EVENTS:
                 break
     return found
