@@ -207,8 +207,7 @@ def _close_wording(reading: Reading) -> list[Found]:
 
 def respelt_event(event: Event, position: int, index: SignatureIndex) -> Found | None:
     """``event`` read with its misspelt words as the KB spells them, or None if none is."""
-    words = index.error_words
-    fixed = _respelt(event.error_text, words, index.error_word_set) if words else None
+    fixed = _respelt(event.error_text, index) if index.error_words else None
     if fixed is None:
         return None
     text, changes = fixed
@@ -251,10 +250,8 @@ def _close_lines(reading: Reading) -> list[Found]:
     log's every line is not worth a nearest-word search.
     """
     rows = [row for row, line in enumerate(reading.lines) if line.strip()]
-    words = reading.index.error_words
-    if not words or len(rows) > MAX_CLOSE_LINES:
+    if not reading.index.error_words or len(rows) > MAX_CLOSE_LINES:
         return []
-    known = reading.index.error_word_set
     covered = _covered([e for e in reading.events if not e.quoted])
     index = reading.index
     parse = PrefixParser()
@@ -263,9 +260,7 @@ def _close_lines(reading: Reading) -> list[Found]:
         if reading.numbers[row] in covered:
             continue
         content = parse(reading.lines[row]).content.strip()
-        fixed = (
-            _respelt(content, words, known) if len(content.split()) >= MIN_FOLDED_WORDS else None
-        )
+        fixed = _respelt(content, index) if len(content.split()) >= MIN_FOLDED_WORDS else None
         if fixed is None:
             continue
         text, changes = fixed
@@ -281,17 +276,16 @@ def _close_lines(reading: Reading) -> list[Found]:
     return found
 
 
-def _respelt(
-    text: str, words: Sequence[str], known: frozenset[str]
-) -> tuple[str, list[tuple[str, str]]] | None:
+def _respelt(text: str, index: SignatureIndex) -> tuple[str, list[tuple[str, str]]] | None:
     """``text`` with unknown words replaced by their nearest vocabulary word; None if none."""
     changes: list[tuple[str, str]] = []
     prose = QUOTED.sub(" ", text[:MAX_CLOSE_CHARS])  # a quoted key or name is data, not a typo
     for word in dict.fromkeys(WORD.findall(prose)):
-        if word in known or len(changes) >= MAX_RESPELT:
+        if word in index.error_word_set or len(changes) >= MAX_RESPELT:
             continue
+        near = index.error_words_near(len(word), CLOSE_SIMILARITY)
         best = process.extractOne(
-            word, words, scorer=Levenshtein.normalized_similarity, score_cutoff=CLOSE_SIMILARITY
+            word, near, scorer=Levenshtein.normalized_similarity, score_cutoff=CLOSE_SIMILARITY
         )
         if best is not None and best[0].lower() != word.lower():
             changes.append((word, best[0]))

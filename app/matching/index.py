@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Literal
 import re2
 
 from app.articles.patterns import re2_options
-from app.matching.literals import vocabulary
+from app.matching.literals import vocabulary, within_reach
 from app.matching.normalize import signature_text_for
 from app.matching.scanners import (
     RE2_SET_MAX_MEM,
@@ -152,6 +152,19 @@ class SignatureIndex:
     def error_words(self) -> tuple[str, ...]:
         """The words of every error pattern's literal text, sorted (``literals.py``)."""
         return tuple(sorted(vocabulary(s.pattern for s in self.signatures if s.kind == "error")))
+
+    def error_words_near(self, length: int, similarity: float) -> tuple[str, ...]:
+        """``error_words`` that can reach ``similarity`` with a word of ``length`` (same order)."""
+        table = self._words_within_reach.get(similarity)
+        if table is None:
+            table = self._words_within_reach[similarity] = within_reach(
+                self.error_words, similarity
+            )
+        return table.get(length, self.error_words)  # longer than every word: all of them
+
+    @cached_property
+    def _words_within_reach(self) -> dict[float, dict[int, tuple[str, ...]]]:
+        return {}
 
     @cached_property
     def error_word_set(self) -> frozenset[str]:
