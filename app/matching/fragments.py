@@ -60,7 +60,7 @@ from app.matching import rx
 from app.matching.ambiguity import general_first
 from app.matching.events_model import Event, EventKind
 from app.matching.index import SignatureIndex
-from app.matching.inline import logged_failure, survived
+from app.matching.inline import LOGGED_FAILURES, logged_failure, survived
 from app.matching.literals import WORD
 from app.matching.prefixes import PrefixParser
 from app.matching.rank import ERROR_WEIGHT, Scored, context_credit
@@ -131,13 +131,14 @@ def _message_alone(reading: Reading) -> list[Found]:
     """
     index = reading.index
     parse = PrefixParser()
-    texts = [parse(line).content.strip() for line in reading.lines]
+    texts: dict[int, str] = {}  # row -> the line read: without prefixes, a logged failure's message
     hits = set(reading.hits)
-    for row, text in enumerate(texts):
-        inner = logged_failure(text)
-        if inner is not None:
-            texts[row] = inner
-            hits |= index.scan(rx.encode(inner))
+    for row, line in enumerate(reading.lines):
+        if any(logged.literal in line for logged in LOGGED_FAILURES):
+            content = parse(line).content.strip()
+            inner = logged_failure(content)
+            texts[row] = content if inner is None else inner
+            hits |= index.scan(rx.encode(inner)) if inner is not None else set()
     sids = [sid for sid in sorted(hits) if index.signatures[sid].kind == "error"]
     # an exception quoted inside the line (``debug_wrapper raised RuntimeError: ...``, a
     # ``NewConnectionError("...")``) leaves the rest of the line to be read: shape "no class"
@@ -147,6 +148,8 @@ def _message_alone(reading: Reading) -> list[Found]:
         for row in range(len(reading.lines)):
             if row in found or reading.numbers[row] in covered:
                 continue
+            if row not in texts:
+                texts[row] = parse(reading.lines[row]).content.strip()
             content = texts[row]
             span = index.first_span(sid, content)
             if span and not survived(content[: span[0]]) and not _lowered(reading, content):
