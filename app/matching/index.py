@@ -92,6 +92,11 @@ class StoredSignatures(Sequence[Signature]):
         """Every pattern, by signature id, without building the signatures."""
         return self._patterns
 
+    @property
+    def kinds(self) -> Sequence[str]:
+        """Every signature's kind, by signature id, without building the signatures."""
+        return self._kinds
+
     def __len__(self) -> int:
         return len(self._patterns)
 
@@ -113,6 +118,13 @@ class StoredSignatures(Sequence[Signature]):
             )
             self._built[at] = built
         return built
+
+
+def _column(signatures: Sequence[Signature], name: Literal["kind", "pattern"]) -> Sequence[str]:
+    """One field of every signature, by id; a loaded index's columns as they are."""
+    if isinstance(signatures, StoredSignatures):
+        return signatures.kinds if name == "kind" else signatures.patterns
+    return [getattr(signature, name) for signature in signatures]
 
 
 def signature_columns(signatures: Sequence[Signature]) -> dict[str, list[Any]]:
@@ -186,12 +198,13 @@ class SignatureIndex:
         options = re2_options()
         options.case_sensitive = False
         options.max_mem = RE2_SET_MAX_MEM  # thousands of patterns: 64 MiB was too little
-        sids = tuple(s.sid for s in self.signatures if s.kind == "error")
+        kinds, patterns = _column(self.signatures, "kind"), _column(self.signatures, "pattern")
+        sids = tuple(sid for sid, kind in enumerate(kinds) if kind == "error")
         chunks = []
         for start in range(0, len(sids), FOLDED_CHUNK):
             folded = re2.Set.SearchSet(options)
             for sid in sids[start : start + FOLDED_CHUNK]:
-                folded.Add(self.signatures[sid].pattern)
+                folded.Add(patterns[sid])
             try:
                 folded.Compile()
             except re2.error:  # beyond RE2's budget: no case-folded fallback, never a crash
@@ -202,7 +215,9 @@ class SignatureIndex:
     @cached_property
     def error_words(self) -> tuple[str, ...]:
         """The words of every error pattern's literal text, sorted (``literals.py``)."""
-        return tuple(sorted(vocabulary(s.pattern for s in self.signatures if s.kind == "error")))
+        kinds, patterns = _column(self.signatures, "kind"), _column(self.signatures, "pattern")
+        errors = (pattern for pattern, kind in zip(patterns, kinds, strict=True) if kind == "error")
+        return tuple(sorted(vocabulary(errors)))
 
     @cached_property
     def error_word_set(self) -> frozenset[str]:

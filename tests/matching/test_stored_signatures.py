@@ -48,3 +48,12 @@ def test_columns_of_different_lengths_are_refused() -> None:
     cut = FORMAT + len(encoded).to_bytes(8, "big") + encoded + blob[len(FORMAT) + 8 + size :]
     with pytest.raises(IndexFormatError):
         load_index(cut, "r")
+
+
+def test_the_error_patterns_are_read_from_the_columns() -> None:
+    built = build_index(ARTICLES, "r")
+    loaded = load_index(dump_index(built), "r")
+    assert loaded.error_words == built.error_words
+    assert loaded.folded_errors[1] == built.folded_errors[1]
+    assert isinstance(loaded.signatures, StoredSignatures)
+    assert loaded.signatures._built == [None] * len(built.signatures)  # none built for them
