@@ -87,12 +87,18 @@ def test_the_quick_match_runs_with_the_collector(
     assert gc.isenabled()
 
 
-def test_a_ready_server_runs_with_the_collector(tmp_path: Path) -> None:
+def test_a_ready_server_runs_with_the_collector(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     url = f"sqlite:///{tmp_path / 'errkb.db'}"
     migrate.upgrade(url)
     kb_root, index_dir = write_kb(tmp_path / "kb"), tmp_path / "index"
+    kb_module.prepare_valid_kb(kb_root, index_dir=index_dir)  # the snapshot start-up reads
+    loads: list[Path] = []
+    monkeypatch.setattr(kb_module, "load_kb", loads.append)  # a full load would fail here
     settings = Settings(database_url=url, kb_path=kb_root, index_dir=index_dir)
     collector.pause()  # as ``errkb serve`` does before its imports
     with TestClient(create_app(settings)) as client:
         assert client.get("/readyz").status_code == 200
         assert gc.isenabled()
+    assert loads == []
