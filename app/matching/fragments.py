@@ -60,7 +60,7 @@ from app.matching import rx
 from app.matching.ambiguity import general_first
 from app.matching.events_model import Event, EventKind
 from app.matching.index import SignatureIndex
-from app.matching.inline import survived
+from app.matching.inline import LOGGED_FAILURES, logged_failure, survived
 from app.matching.literals import WORD
 from app.matching.prefixes import PrefixParser
 from app.matching.rank import ERROR_WEIGHT, Scored, context_credit
@@ -123,19 +123,34 @@ class Fallback:
 
 
 def _message_alone(reading: Reading) -> list[Found]:
-    """Lines an error pattern of the KB hits although no event covers them."""
+    """Lines an error pattern of the KB hits although no event covers them.
+
+    A tool's line that logs a failure it ended on (``inline.LOGGED_FAILURES``:
+    xtuner's ``WARNING: command error: '...'!``) is read as the message inside
+    it, which the scanner saw only inside the tool's quotes.
+    """
     index = reading.index
-    sids = [sid for sid in sorted(reading.hits) if index.signatures[sid].kind == "error"]
+    parse = PrefixParser()
+    texts: dict[int, str] = {}  # row -> the line read: without prefixes, a logged failure's message
+    hits = set(reading.hits)
+    for row, line in enumerate(reading.lines):
+        if any(logged.literal in line for logged in LOGGED_FAILURES):
+            content = parse(line).content.strip()
+            inner = logged_failure(content)
+            texts[row] = content if inner is None else inner
+            hits |= index.scan(rx.encode(inner)) if inner is not None else set()
+    sids = [sid for sid in sorted(hits) if index.signatures[sid].kind == "error"]
     # an exception quoted inside the line (``debug_wrapper raised RuntimeError: ...``, a
     # ``NewConnectionError("...")``) leaves the rest of the line to be read: shape "no class"
     covered = _covered([e for e in reading.events if not e.quoted])
     found: dict[int, Found] = {}
-    parse = PrefixParser()
     for sid in sids:
-        for row, line in enumerate(reading.lines):
+        for row in range(len(reading.lines)):
             if row in found or reading.numbers[row] in covered:
                 continue
-            content = parse(line).content.strip()
+            if row not in texts:
+                texts[row] = parse(reading.lines[row]).content.strip()
+            content = texts[row]
             span = index.first_span(sid, content)
             if span and not survived(content[: span[0]]) and not _lowered(reading, content):
                 found[row] = Found(_event(reading, row, content, MISSING), MESSAGE_CAP, MISSING)
@@ -159,10 +174,8 @@ def _lowered(reading: Reading, content: str) -> bool:
         return False
     if sum(map(len, reading.lines)) > MAX_FOLDED_CHARS:
         return False
-    folded, sids = reading.index.folded_errors
     data = rx.encode(content)
-    hit = {sids[i] for i in folded.Match(data) or ()}
-    return bool(hit - reading.index.scan(data))
+    return bool(reading.index.folded_errors.hits(data) - reading.index.scan(data))
 
 
 def _as_pasted(reading: Reading) -> list[Found]:
@@ -175,8 +188,8 @@ def _ignoring_case(reading: Reading, *, only_lowered: bool = False) -> list[Foun
     """Lower-cased lines an error pattern hits once case is ignored: ``cuda out of memory.``"""
     if sum(map(len, reading.lines)) > MAX_FOLDED_CHARS:
         return []
-    folded, sids = reading.index.folded_errors
-    if not sids:
+    folded = reading.index.folded_errors
+    if not folded.sids:
         return []
     found: list[Found] = []
     parse = PrefixParser()
@@ -186,10 +199,10 @@ def _ignoring_case(reading: Reading, *, only_lowered: bool = False) -> list[Foun
             continue
         if only_lowered and not _lowered(reading, content):
             continue
-        hit = folded.Match(rx.encode(content)) or ()
+        hit = folded.hits(rx.encode(content))
         if hit:
             event = _event(reading, row, content, FOLDED)
-            found.append(Found(event, FOLDED_CAP, FOLDED, tuple(sids[i] for i in sorted(hit))))
+            found.append(Found(event, FOLDED_CAP, FOLDED, tuple(sorted(hit))))
             if len(found) >= MAX_FALLBACK_EVENTS:
                 break
     return found
@@ -209,8 +222,7 @@ def _close_wording(reading: Reading) -> list[Found]:
 
 def respelt_event(event: Event, position: int, index: SignatureIndex) -> Found | None:
     """``event`` read with its misspelt words as the KB spells them, or None if none is."""
-    words = index.error_words
-    fixed = _respelt(event.error_text, words, index.error_word_set) if words else None
+    fixed = _respelt(event.error_text, index) if index.error_words else None
     if fixed is None:
         return None
     text, changes = fixed
@@ -253,10 +265,8 @@ def _close_lines(reading: Reading) -> list[Found]:
     log's every line is not worth a nearest-word search.
     """
     rows = [row for row, line in enumerate(reading.lines) if line.strip()]
-    words = reading.index.error_words
-    if not words or len(rows) > MAX_CLOSE_LINES:
+    if not reading.index.error_words or len(rows) > MAX_CLOSE_LINES:
         return []
-    known = reading.index.error_word_set
     covered = _covered([e for e in reading.events if not e.quoted])
     index = reading.index
     parse = PrefixParser()
@@ -265,9 +275,7 @@ def _close_lines(reading: Reading) -> list[Found]:
         if reading.numbers[row] in covered:
             continue
         content = parse(reading.lines[row]).content.strip()
-        fixed = (
-            _respelt(content, words, known) if len(content.split()) >= MIN_FOLDED_WORDS else None
-        )
+        fixed = _respelt(content, index) if len(content.split()) >= MIN_FOLDED_WORDS else None
         if fixed is None:
             continue
         text, changes = fixed
@@ -283,17 +291,16 @@ def _close_lines(reading: Reading) -> list[Found]:
     return found
 
 
-def _respelt(
-    text: str, words: Sequence[str], known: frozenset[str]
-) -> tuple[str, list[tuple[str, str]]] | None:
+def _respelt(text: str, index: SignatureIndex) -> tuple[str, list[tuple[str, str]]] | None:
     """``text`` with unknown words replaced by their nearest vocabulary word; None if none."""
     changes: list[tuple[str, str]] = []
     prose = QUOTED.sub(" ", text[:MAX_CLOSE_CHARS])  # a quoted key or name is data, not a typo
     for word in dict.fromkeys(WORD.findall(prose)):
-        if word in known or len(changes) >= MAX_RESPELT:
+        if word in index.error_word_set or len(changes) >= MAX_RESPELT:
             continue
+        near = index.error_words_near(len(word), CLOSE_SIMILARITY)
         best = process.extractOne(
-            word, words, scorer=Levenshtein.normalized_similarity, score_cutoff=CLOSE_SIMILARITY
+            word, near, scorer=Levenshtein.normalized_similarity, score_cutoff=CLOSE_SIMILARITY
         )
         if best is not None and best[0].lower() != word.lower():
             changes.append((word, best[0]))
@@ -542,8 +549,18 @@ def reporting_lines(reading: Reading) -> tuple[list[Event], list[list[Scored]]]:
     before the wrapper that summarises them (``ChildFailedError``) or beside
     the error that caused them, so they are no error pattern: the pipeline
     reads them last, only when nothing matched, and never beside an exception
-    line (that line is the failure; the report is its echo). Excludes veto and
-    ``context_required`` holds, as in ``rank.py``; each answer is capped low.
+    line (that line is the failure; the report is its echo). Excludes veto
+    (anywhere in the paste, ``_reported``) and ``context_required`` holds, as
+    in ``rank.py``; each answer is capped low.
+
+    A report pattern is read in the line without its prefixes and, when that
+    finds none, in the line as pasted: so a pattern may spell the logger tag
+    its library prints the line with (DeepSpeed's ``[INFO]
+    [launch.py:N:sigkill_handler] Killing subprocess N``, vLLM's ``INFO
+    06-07 18:13:55 [ray_utils.py:N] Waiting for creating a placement
+    group``). A level inside the hit is the library's own: it logs that line
+    at that level. A level before the hit is someone logging the line again
+    (``WARNING: failed (exitcode: 1) ...``, a retried step) and vetoes it.
     """
     index = reading.index
     if any(event.exception for event in reading.events):
@@ -555,11 +572,14 @@ def reporting_lines(reading: Reading) -> tuple[list[Event], list[list[Scored]]]:
     events: list[Event] = []
     scored: list[list[Scored]] = []
     parse = PrefixParser()
+    paste = "\n".join(reading.lines) if sids or folded else ""
     for row, line in enumerate(reading.lines):
         if not (sids or folded) or len(events) >= MAX_FALLBACK_EVENTS:
             break
         content = parse(line).content.strip()
         hit = _report_spans(content, sids, index.first_span)
+        if not hit and sids and content != line.strip():  # a pattern that names its logger's tag
+            hit = _report_spans(line.strip(), sids, index.first_span)
         if not hit and folded and _retyped(content):
             hit = _report_spans(content, folded, lambda sid, text: _folded_span(index, sid, text))
         if not hit:
@@ -567,7 +587,7 @@ def reporting_lines(reading: Reading) -> tuple[list[Event], list[list[Scored]]]:
         event = _event(reading, row, content, REPORTING)
         found: dict[str, Scored] = {}
         for sid, span in hit:
-            item = _reported(event, sid, span, index)
+            item = _reported(event, sid, span, index, (reading.hits, paste))
             if item is not None:
                 found.setdefault(item.article_id, item)
         if found:
@@ -594,14 +614,25 @@ def _folded_span(index: SignatureIndex, sid: int, text: str) -> tuple[int, int] 
 
 
 def _reported(
-    event: Event, sid: int, span: tuple[int, int], index: SignatureIndex
+    event: Event,
+    sid: int,
+    span: tuple[int, int],
+    index: SignatureIndex,
+    seen: tuple[frozenset[int], str],
 ) -> Scored | None:
-    """The score of the article whose report pattern ``sid`` hit ``event``'s line."""
+    """The score of the article whose report pattern ``sid`` hit ``event``'s line.
+
+    An exclude vetoes it anywhere in the paste, after the line too: a report is
+    no error of its own, and what the launcher says next (DeepSpeed's ``Main
+    process received SIGTERM, exiting``: the job was stopped from outside)
+    outweighs it.
+    """
     signature = index.signatures[sid]
     entry = index.articles[signature.article_id]
-    near = f"{event.context}\n{event.text}"
-    if any(index.first_span(x, near) for x in entry.exclude_sids):
+    hits, paste = seen
+    if any(x in hits and index.first_span(x, paste) for x in entry.exclude_sids):
         return None
+    near = f"{event.context}\n{event.text}"
     line = event.error_line_start
     context = [
         Evidence("context", index.signatures[c].pattern, line, line, "near the reporting line")

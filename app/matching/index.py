@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Literal, cast, overload
 import re2
 
 from app.articles.patterns import re2_options
-from app.matching.literals import vocabulary
+from app.matching.literals import vocabulary, within_reach
 from app.matching.normalize import signature_text_for
 from app.matching.scanners import (
     RE2_SET_MAX_MEM,
@@ -30,6 +30,7 @@ from app.matching.scanners import (
     HyperscanScanner,
     Scanner,
     ShardedScanner,
+    caseless_scanner,
     compile_scanner,
     compile_shards,
     hyperscan_available,
@@ -46,8 +47,9 @@ SignatureKind = Literal["error", "context", "exclude", "report"]
 FOLDED_CHUNK = 64  # error patterns per case-folded RE2 set: one compile holds the GIL
 # 3: article entries carry their traceback frames; 4: databases of loosened patterns;
 # 5: of prefilter forms (long literals stand in for their patterns), with the ids to confirm;
-# 6: signatures stored as columns, built on first use (``StoredSignatures``)
-FORMAT = b"ERRKB-INDEX-6\n"
+# 6: a database of up to EXACT_PATTERNS patterns holds them exact (rebuilt, not reused);
+# 7: signatures stored as columns, built on first use (``StoredSignatures``)
+FORMAT = b"ERRKB-INDEX-7\n"
 SIGNATURE_COLUMNS = ("article_id", "kind", "position", "pattern")
 
 
@@ -186,31 +188,38 @@ class SignatureIndex:
         return {}
 
     @cached_property
-    def folded_errors(self) -> tuple[Any, tuple[int, ...]]:
-        """RE2 sets of every error pattern without case, and the sid of each entry.
+    def folded_errors(self) -> CaseFolded:
+        """Every error pattern with case ignored: which a lower-cased line hits.
 
         Built on first use: only a paste that nothing matched and that was
-        lower-cased asks for it (``fragments.py``); ``warm_up`` asks at start-up
-        and reload. RE2 holds the GIL while it compiles a set, which stalled
-        the event loop 0.3 s during a reload of 146 articles (issue 23), so
-        the patterns go into sets of ``FOLDED_CHUNK``: each compile is short.
+        lower-cased asks for it (``fragments.py``); ``warm_up`` asks at
+        start-up and reload. With Hyperscan, one caseless database
+        (``caseless_scanner``): one scan a line whatever the KB's size. The
+        RE2 fallback holds the GIL while it compiles a set, which stalled the
+        event loop 0.3 s during a reload of 146 articles (issue 23), so its
+        patterns go into sets of ``FOLDED_CHUNK``: each compile is short.
         """
+        kinds, every = _column(self.signatures, "kind"), _column(self.signatures, "pattern")
+        sids = tuple(sid for sid, kind in enumerate(kinds) if kind == "error")
+        patterns = [every[sid] for sid in sids]
+        if not sids:
+            return CaseFolded(EmptyScanner(), sids)
+        if isinstance(self.scanner, HyperscanScanner | ShardedScanner):
+            return CaseFolded(caseless_scanner(patterns), sids)
         options = re2_options()
         options.case_sensitive = False
         options.max_mem = RE2_SET_MAX_MEM  # thousands of patterns: 64 MiB was too little
-        kinds, patterns = _column(self.signatures, "kind"), _column(self.signatures, "pattern")
-        sids = tuple(sid for sid, kind in enumerate(kinds) if kind == "error")
         chunks = []
         for start in range(0, len(sids), FOLDED_CHUNK):
             folded = re2.Set.SearchSet(options)
-            for sid in sids[start : start + FOLDED_CHUNK]:
-                folded.Add(patterns[sid])
+            for pattern in patterns[start : start + FOLDED_CHUNK]:
+                folded.Add(pattern)
             try:
                 folded.Compile()
             except re2.error:  # beyond RE2's budget: no case-folded fallback, never a crash
-                return FoldedSets(()), ()
+                return CaseFolded(EmptyScanner(), ())
             chunks.append((folded, start))
-        return FoldedSets(tuple(chunks)), sids
+        return CaseFolded(FoldedSets(tuple(chunks)), sids)
 
     @cached_property
     def error_words(self) -> tuple[str, ...]:
@@ -218,6 +227,19 @@ class SignatureIndex:
         kinds, patterns = _column(self.signatures, "kind"), _column(self.signatures, "pattern")
         errors = (pattern for pattern, kind in zip(patterns, kinds, strict=True) if kind == "error")
         return tuple(sorted(vocabulary(errors)))
+
+    def error_words_near(self, length: int, similarity: float) -> tuple[str, ...]:
+        """``error_words`` that can reach ``similarity`` with a word of ``length`` (same order)."""
+        table = self._words_within_reach.get(similarity)
+        if table is None:
+            table = self._words_within_reach[similarity] = within_reach(
+                self.error_words, similarity
+            )
+        return table.get(length, self.error_words)  # longer than every word: all of them
+
+    @cached_property
+    def _words_within_reach(self) -> dict[float, dict[int, tuple[str, ...]]]:
+        return {}
 
     @cached_property
     def error_word_set(self) -> frozenset[str]:
@@ -258,13 +280,26 @@ class SignatureIndex:
 
 @dataclass(frozen=True)
 class FoldedSets:
-    """Several RE2 sets answering as one: ``Match`` gives positions in the whole list."""
+    """Several RE2 sets answering as one scanner: positions in the whole list (no Hyperscan)."""
 
     chunks: tuple[tuple[Any, int], ...]  # (set, position of its first pattern)
 
-    def Match(self, data: bytes) -> list[int] | None:
-        hits = [start + hit for folded, start in self.chunks for hit in folded.Match(data) or ()]
-        return hits or None
+    def scan(self, data: bytes) -> frozenset[int]:
+        return frozenset(
+            start + hit for folded, start in self.chunks for hit in folded.Match(data) or ()
+        )
+
+
+@dataclass(frozen=True)
+class CaseFolded:
+    """The error patterns read without case: a scanner over them and their signature ids."""
+
+    scanner: Scanner | FoldedSets
+    sids: tuple[int, ...]  # position in the scanner -> signature id
+
+    def hits(self, data: bytes) -> frozenset[int]:
+        """Signature ids of the error patterns that hit ``data`` once case is ignored."""
+        return frozenset(self.sids[position] for position in self.scanner.scan(data))
 
 
 def short_exception(name: str) -> str:

@@ -118,3 +118,39 @@ def _closing_backtick(rest: str) -> int:
         else:
             return position
     return -1
+
+
+class LoggedFailure(NamedTuple):
+    """A tool's line that logs a failure it caught and ended on, its message inside."""
+
+    name: str
+    literal: str  # must occur in the line before the pattern is tried
+    pattern: re.Pattern[str]  # the whole line; group "inner": the caught exception's message
+
+
+# Tried in order. Each row is a line a tool prints when it catches an exception, gives
+# up and exits, quoting only ``str(e)``: a level in front of it is the tool's way of
+# printing its end, not a failure it survived, and the message inside is the error,
+# without its exception class.
+LOGGED_FAILURES: tuple[LoggedFailure, ...] = (
+    # xtuner's CLI (xtuner/entry_point.py, cli()): any exception of the mode it ran is
+    # logged through mmengine's print_log at WARNING, then the help text, then it returns.
+    # mmengine's logger header "05/30 18:04:29 - mmengine - WARNING - " is optional.
+    LoggedFailure(
+        "xtuner command error",
+        "WARNING: command error: '",
+        re.compile(
+            r"(?:\d\d/\d\d \d\d:\d\d:\d\d - [\w.]{1,80} - (?:WARNING|ERROR|INFO) - )?"
+            r"WARNING: command error: '(?P<inner>.{1,2000})'!"
+        ),
+    ),
+)
+
+
+def logged_failure(text: str) -> str | None:
+    """The message inside a line of ``LOGGED_FAILURES`` that ``text`` is, or None."""
+    for row in LOGGED_FAILURES:
+        found = row.pattern.fullmatch(text) if row.literal in text else None
+        if found is not None:
+            return found["inner"]
+    return None

@@ -9,7 +9,7 @@ pasted message to its nearest vocabulary word before matching precisely again.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 _META = "^$.*+?()[]{}|"
 _PUNCT = "()[]{}.*+?|^$,:;'\"-/ #=<>!@%&_~`"
@@ -41,3 +41,23 @@ def vocabulary(patterns: Iterable[str]) -> frozenset[str]:
     return frozenset(
         word for pattern in patterns for run in literal_runs(pattern) for word in WORD.findall(run)
     )
+
+
+def within_reach(sorted_words: Sequence[str], similarity: float) -> dict[int, tuple[str, ...]]:
+    """For each word length, the words that can reach ``similarity`` with a word that long.
+
+    Normalised Levenshtein similarity is ``1 - distance / max(len)``, and two
+    words of lengths L and M are at least ``|L - M|`` apart, so only words
+    with ``|L - M| <= (1 - similarity) * max(L, M)`` can reach the cut-off.
+    The nearest-word search (``fragments.py``) scores those alone, a few
+    lengths of the KB's vocabulary instead of all of it (issue 19: the
+    vocabulary grew fourfold with the KB, and so did every search). Each
+    tuple keeps the words' order, so the first best word is the same one.
+    """
+    lengths = sorted({len(word) for word in sorted_words})
+    slack = 1.0 - similarity + 1e-9  # never drop a word on a rounding error
+    reach: dict[int, tuple[str, ...]] = {}
+    for length in range(1, max(lengths, default=0) + 2):
+        near = {m for m in lengths if abs(length - m) <= slack * max(length, m)}
+        reach[length] = tuple(word for word in sorted_words if len(word) in near)
+    return reach

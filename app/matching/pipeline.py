@@ -150,6 +150,7 @@ def warm_up(index: SignatureIndex, samples: Sequence[str | bytes] = ()) -> None:
     finds built.
     """
     index.by_exception  # noqa: B018 - computed once, here
+    index.folded_errors.scanner.scan(b"errkb warm-up")  # built, and this thread's scratch
     index.scanner.warm_up()
     compile_rules()  # a one-shot ``errkb match`` compiles only the rules that fire
     match_text(WARM_UP_LOG, index)

@@ -39,9 +39,19 @@ RE2_SET_MAX_MEM = 1 << 30
 # in 3.9x one database's time, benchmarks/scale.py), so shards stay big: a KB
 # of today's size (1,221 patterns) or of 1,000 articles is one database.
 SHARD_PATTERNS = 16384
+# A database of at most this many patterns holds every pattern as it is: no
+# hit needs confirming, and its scans stay flat as the KB grows (issue 19: at
+# 1,689 patterns the prefilter forms scanned a 10 MB log in 2.4x the exact
+# database's time, the 33 labelled logs in 3.8x; loosened ``.{1,}`` after a
+# literal every step line prints, and RE2 reading to the end of the data to
+# refuse a hit, cost most). An exact database compiles about 8x slower (2.1 s
+# of CPU at 1,689 patterns), so past this size, and in every shard of a big
+# KB, each pattern is compiled in its ``prefilter_form`` (issue 23: a cold
+# compile at 10,000 articles).
+EXACT_PATTERNS = 4096
 # What a database holds for each pattern; part of every stored shard's key and
 # of the serialised index's format, so a database of another form is not used.
-COMPILED_FORM = "prefilter-16-1"  # loose.prefilter_form, literals of 16 characters
+COMPILED_FORM = "exact-4096-prefilter-16-2"  # compiled_forms: exact up to EXACT_PATTERNS
 
 
 class Scanner(Protocol):
@@ -93,36 +103,42 @@ class ThreadScratch:
 class HyperscanScanner:
     """A Hyperscan block database; one scratch space per thread (scratch is not shareable).
 
-    Each pattern is compiled in its ``prefilter_form``, a superset (issue 23):
-    its longest top-level literal where that has 16 characters or more (a
-    literal compiles about twenty times faster than a regex), else
+    A database of up to ``EXACT_PATTERNS`` patterns holds them as they are.
+    A bigger one holds each pattern's ``prefilter_form``, a superset (issue
+    23): its longest top-level literal where that has 16 characters or more
+    (a literal compiles about twenty times faster than a regex), else
     ``loosened``, bounded repeats opened (the real-shaped KB of 10,000
     articles carries thousands of ``.{0,300}`` and ``[^,]{0,500}``, whose open
     forms compile about three times faster). A hit of a pattern whose form
     differs is then confirmed by its exact regex in RE2 on the same bytes, so
-    ``scan`` answers for the exact patterns, as before. ``exact`` maps those
-    ids to their regex.
+    ``scan`` answers for the exact patterns either way. ``exact`` maps those
+    ids to their regex (``compiled_forms`` decides which).
     """
 
     engine = "hyperscan"
 
-    def __init__(self, database: Any, exact: Mapping[int, str] | None = None) -> None:
+    def __init__(
+        self, database: Any, exact: Mapping[int, str] | None = None, *, caseless: bool = False
+    ) -> None:
         self._database = database
         self._scratch = ThreadScratch(database)
         self._exact = dict(exact or {})
         self._checks: dict[int, Any] = {}  # RE2 programs of ``_exact``, built on a first hit
+        self._caseless = caseless
 
     @classmethod
-    def compile(cls, patterns: Sequence[str]) -> HyperscanScanner:
-        loose = [prefilter_form(p) for p in patterns]
+    def compile(cls, patterns: Sequence[str], *, caseless: bool = False) -> HyperscanScanner:
+        """One database of ``patterns``; ``caseless`` ignores case (``caseless_scanner``)."""
+        forms = [prefilter_form(p) for p in patterns] if caseless else compiled_forms(patterns)
+        extra = hyperscan.HS_FLAG_CASELESS if caseless else 0
         database = hyperscan.Database()
         database.compile(
-            expressions=[p.encode() for p in loose],
+            expressions=[p.encode() for p in forms],
             ids=list(range(len(patterns))),
-            flags=[hyperscan_flags(p) for p in patterns],
+            flags=[hyperscan_flags(p) | extra for p in patterns],
         )
-        exact = {sid: p for sid, (p, q) in enumerate(zip(patterns, loose, strict=True)) if p != q}
-        return cls(database, exact)
+        exact = {sid: p for sid, (p, q) in enumerate(zip(patterns, forms, strict=True)) if p != q}
+        return cls(database, exact, caseless=caseless)
 
     @classmethod
     def load(
@@ -173,7 +189,7 @@ class HyperscanScanner:
         """
         check = self._checks.get(sid)
         if check is None:
-            check = self._checks[sid] = exact_program(self._exact[sid])
+            check = self._checks[sid] = exact_program(self._exact[sid], caseless=self._caseless)
         widest = widest_bytes(self._exact[sid])
         start = 0 if widest is None else max(0, end - widest)
         return check.search(data, start) is not None
@@ -183,9 +199,22 @@ class HyperscanScanner:
         self._scratch.get()
 
 
+def compiled_forms(patterns: Sequence[str]) -> list[str]:
+    """What one database of ``patterns`` holds for each: the pattern, or its prefilter form.
+
+    Decided by the database's size alone (``EXACT_PATTERNS``), so a database
+    loaded without its ``confirmed`` list (a stored shard) is read as it was
+    compiled; ``COMPILED_FORM`` names the rule in every stored key.
+    """
+    if len(patterns) <= EXACT_PATTERNS:
+        return list(patterns)
+    return [prefilter_form(p) for p in patterns]
+
+
 def prefiltered_ids(patterns: Sequence[str]) -> dict[int, str]:
-    """Ids whose compiled form (``prefilter_form``) differs from the pattern: hits to confirm."""
-    return {sid: p for sid, p in enumerate(patterns) if prefilter_form(p) != p}
+    """Ids whose compiled form (``compiled_forms``) differs from the pattern: hits to confirm."""
+    forms = compiled_forms(patterns)
+    return {sid: p for sid, (p, q) in enumerate(zip(patterns, forms, strict=True)) if p != q}
 
 
 @cache
@@ -206,7 +235,7 @@ def widest_bytes(pattern: str) -> int | None:
     return int(widest) * (1 if pattern.isascii() else 4)  # UTF-8: at most 4 bytes a character
 
 
-def exact_program(pattern: str) -> Any:
+def exact_program(pattern: str, *, caseless: bool = False) -> Any:
     """RE2 for ``pattern`` over raw bytes, read as Hyperscan reads them.
 
     An ASCII pattern is compiled as Latin-1 (one byte, one character, as
@@ -216,6 +245,7 @@ def exact_program(pattern: str) -> Any:
     options = re2.Options()
     options.log_errors = False
     options.max_mem = re2_options().max_mem
+    options.case_sensitive = not caseless
     if pattern.isascii():
         options.encoding = re2.Options.Encoding.LATIN1
     return re2.compile(pattern.encode(), options)
@@ -342,6 +372,18 @@ class Re2SetScanner:
 
     def warm_up(self) -> None:
         self.scan(b"errkb warm-up")
+
+
+def caseless_scanner(patterns: Sequence[str]) -> HyperscanScanner:
+    """One Hyperscan database of ``patterns`` with case ignored (the case-folded reading).
+
+    Built on demand (a lower-cased paste) and at warm-up, so it keeps the
+    fast-compiling prefilter forms at any size (0.2 s of CPU for 651 error
+    patterns, 2.6 s exact); hits are confirmed by RE2 without case. One scan
+    answers for every pattern, where RE2 sets of 64 patterns each cost one
+    call per set and grew with the KB (issue 19).
+    """
+    return HyperscanScanner.compile(patterns, caseless=True)
 
 
 def compile_scanner(patterns: Sequence[str], engine: str = "auto") -> Scanner:

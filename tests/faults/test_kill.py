@@ -27,7 +27,9 @@ from tests.faults.ledger import Ledger, check_database, drive, stored_ids
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(60)]
 
-KILL_AFTER_S = 1.5
+KILL_AFTER_S = 1.5  # at least: writes in full flow when the kill comes
+KILL_AFTER_EVENTS = 12  # and no sooner than this many acknowledged events (a loaded box is slow)
+KILL_WITHIN_S = 15
 CLIENTS = 2
 READY_WITHIN_S = 15  # the target is 5 s; CI's two shared cores load the KB and migrate slower
 
@@ -47,6 +49,9 @@ def test_f9_g7_sigkill_during_writes_leaves_a_consistent_database(
         for client in clients:
             client.start()
         time.sleep(KILL_AFTER_S)
+        deadline = time.monotonic() + KILL_WITHIN_S
+        while len(ledger.events) < KILL_AFTER_EVENTS and time.monotonic() < deadline:
+            time.sleep(0.05)
         os.killpg(server.process.pid, signal.SIGKILL)
         server.process.wait(timeout=10)
         for client in clients:

@@ -1,9 +1,10 @@
 """The index compiles loosened patterns and confirms their hits: it answers for the exact ones.
 
 Issue 23: Hyperscan compiles ``x{m,}`` about three times faster than
-``x{m,n}`` on the real-shaped KB, so every database holds ``loosened``
-patterns; a hit of a pattern that loosening changed is confirmed by RE2 with
-its exact regex, so ``scan`` reports what the exact patterns match, no more.
+``x{m,n}`` on the real-shaped KB, so a database past ``EXACT_PATTERNS`` holds
+``loosened`` patterns (forced here for small ones); a hit of a pattern that
+loosening changed is confirmed by RE2 with its exact regex, so ``scan``
+reports what the exact patterns match, no more.
 """
 
 from __future__ import annotations
@@ -23,6 +24,13 @@ from app.matching.scanners import HyperscanScanner, prefiltered_ids, widest_byte
 from tests.matching.test_pipeline import article
 
 pytestmark = pytest.mark.skipif(not scanners.hyperscan_available(), reason="needs Hyperscan")
+
+
+@pytest.fixture(autouse=True)
+def prefilter_forms(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every database here holds prefilter forms, as one past ``EXACT_PATTERNS`` does."""
+    monkeypatch.setattr(scanners, "EXACT_PATTERNS", 0)
+
 
 REPO = Path(__file__).resolve().parents[2]
 PATTERNS = [

@@ -2,9 +2,10 @@
 
 A literal compiles about twenty times faster in Hyperscan than a regex, so a
 pattern with a top-level run of 16 plain characters or more is compiled as
-that run alone; its hits are confirmed by the exact regex, as loosened
-patterns' are. The form must be a superset of the pattern (every match of
-the pattern contains it), or the index would miss matches.
+that run alone (in a database past ``EXACT_PATTERNS``, forced here for small
+ones); its hits are confirmed by the exact regex, as loosened patterns' are.
+The form must be a superset of the pattern (every match of the pattern
+contains it), or the index would miss matches.
 """
 
 from __future__ import annotations
@@ -24,6 +25,12 @@ from tests.matching.test_loose_index import REPO
 from tests.matching.test_pipeline import article
 
 pytestmark = pytest.mark.skipif(not scanners.hyperscan_available(), reason="needs Hyperscan")
+
+
+@pytest.fixture(autouse=True)
+def prefilter_forms(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every database here holds prefilter forms, as one past ``EXACT_PATTERNS`` does."""
+    monkeypatch.setattr(scanners, "EXACT_PATTERNS", 0)
 
 
 @pytest.mark.parametrize(
