@@ -26,6 +26,7 @@ from app.http.ratelimit import RateLimiter, parse_networks
 from app.http.state import Services
 from app.matching.index import SignatureIndex
 from app.matching.pipeline import warm_up
+from app.service import collector
 from app.service.allocator import tune_malloc
 from app.service.kb import prepare_valid_kb
 from app.service.metrics import Metrics, make_metrics
@@ -80,6 +81,7 @@ def _services(settings: Settings, metrics: Metrics) -> Services:
     )
     kb = KbHolder(live)
     gc.freeze()  # the KB and index live forever: keep them out of every collection
+    collector.resume()  # paused by ``errkb serve`` for its imports and this load
     warm_in_background(live.index, warm_samples(live.kb))
     engine = make_engine(settings.database_url.get_secret_value())
     runner = MatchRunner(

@@ -5,7 +5,8 @@ found errors, no article matched); 2 an error (bad usage, unreadable input,
 database down). The command tree is typer's, in ``commands``; the common
 ``errkb match FILE`` call takes a quick path (``quick``) that imports neither
 typer nor pydantic, because a job hook pays its start-up once per log
-(issue 23); ``errkb serve`` builds only its own command (``launch``). This
+(issue 23); ``errkb serve`` builds only its own command (``launch``). Both
+start with the cyclic garbage collector paused (``app.service.collector``). This
 package imports nothing heavy itself: ``cli`` (the typer app) is loaded on
 first use.
 """
@@ -18,13 +19,19 @@ from typing import Any
 
 def main() -> None:
     """Entry point of the console script."""
-    if sys.argv[1:2] == ["match"]:
+    command = sys.argv[1:2]
+    if command in (["match"], ["serve"]):  # start-up builds what lives as long as the process
+        from app.service import collector
+
+        collector.pause()  # resumed before the log is read, or once the server is ready
+    if command == ["match"]:
         from app.cli.quick import quick_match
 
         code = quick_match(sys.argv[2:])
         if code is not None:
             sys.exit(code)
-    if sys.argv[1:2] == ["serve"]:  # a server needs no other command's modules
+        collector.resume()
+    if command == ["serve"]:  # a server needs no other command's modules
         from app.cli.launch import run_tree, serve_tree
 
         run_tree(serve_tree())

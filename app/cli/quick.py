@@ -26,6 +26,7 @@ from typing import TextIO
 
 from app.cli.basics import EXIT_ERROR, EXIT_NEGATIVE, EXIT_OK, read_input
 from app.errors import ErrkbError
+from app.service import collector
 
 VALUED = ("--lang", "--top", "--kb")
 TOP_RANGE = range(1, 51)  # the typer option's min and max
@@ -179,6 +180,7 @@ def _match(call: MatchCall) -> int:
     from app.service.quick_index import index_to_match
 
     index = index_to_match(call.kb_path, call.index_dir)
+    collector.resume()  # start-up made little garbage; a big log's match may make more
     result = match_text(data, index, MatchOptions(lang=call.lang, top_k=call.top))
     if call.as_json:
         _echo(json.dumps(result.to_json(), ensure_ascii=False, indent=2), sys.stdout)

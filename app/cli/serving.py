@@ -58,6 +58,10 @@ def serve(
     check_sqlite_placement(url, replicas=settings.replicas)  # before migrating it (F7)
     migrate.upgrade_if_behind(url)  # Alembic only when there is something to migrate
     raise_descriptor_limit()  # idle sockets cost a descriptor each until their deadline (I4)
+    if workers > 1:  # a supervisor: its workers are fresh interpreters, it builds no KB
+        from app.service import collector
+
+        collector.resume()
     uvicorn.run(
         "app.main:create_app_from_env",
         factory=True,

