@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from app.matching.index import dump_index
 from benchmarks.common import REPO
 from benchmarks.kb_growth import BASELINE, baseline_kb, index_of, side_by_side
+from benchmarks.kb_growth_instructions import COLLECTED, ROUNDS, inputs_of, run_matches
 
 
 def test_baseline_is_the_kb_of_issue_19s_filing() -> None:
@@ -21,3 +25,17 @@ def test_side_by_side_times_both_indexes_on_the_same_input() -> None:
     first, second = side_by_side([log], before, after, rounds=2)
     assert first > 0
     assert second > 0
+
+
+def test_the_instruction_count_child_matches_every_input_from_a_serialised_index(
+    tmp_path: Path,
+) -> None:
+    """What runs under valgrind: the index loaded from its file, each input matched."""
+    index, _ = index_of(baseline_kb(BASELINE))
+    path = tmp_path / "baseline.idx"
+    path.write_bytes(dump_index(index))
+    for name in ("mix", "10KB"):
+        assert inputs_of(name)
+        run_matches(path, index.revision, name, rounds=0)
+    assert set(ROUNDS) == {"mix", "10KB", "1MB", "10MB"}
+    assert COLLECTED.search(b"==1== Collected : 123456").group(1) == b"123456"  # type: ignore[union-attr]

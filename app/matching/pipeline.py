@@ -86,7 +86,8 @@ def match_text(
     events, redactions = _redact_events(events)
     hits = hits | index.scan(_event_blob(events).encode())
     versions = {**detect_versions(lines[:VERSION_LINES]), **options.env}
-    scored = [_score_event(i, e, index, hits, versions) for i, e in enumerate(events)]
+    shared = _error_articles(hits, index)
+    scored = [_score_event(i, e, index, hits, versions, shared) for i, e in enumerate(events)]
     if is_fragment(events):
         scored = fragment_scores(scored, events)
     scored = raised_in_cut_frame(cut_wrapper_scores(scored, events), events, index)
@@ -212,12 +213,13 @@ def _fallback(
     events = [*events, *extra]
     scored: list[list[Scored]] = [[] for _ in events]
     hits = reading.hits | reading.index.scan(_event_blob([f.event for _, f in placed]).encode())
+    shared = _error_articles(hits, reading.index)
     for at, item in placed:
         events[at] = item.event
         if item.folded:
             scored[at] = folded_scores(item, reading.index)
         else:
-            plain = _score_event(at, item.event, reading.index, hits, versions)
+            plain = _score_event(at, item.event, reading.index, hits, versions, shared)
             scored[at] = capped(plain, item)
     return events, redactions + more, scored
 
@@ -285,17 +287,27 @@ def _event_blob(events: Sequence[Event]) -> str:
     )
 
 
+def _error_articles(hits: frozenset[int], index: SignatureIndex) -> list[str]:
+    """Articles whose error patterns hit, sorted: the candidates every event of a match shares.
+
+    Worked out once per set of hits, not once per event (a job log has dozens
+    of events, and a bigger KB more context hits to skip).
+    """
+    signatures = index.signatures
+    return sorted({signatures[sid].article_id for sid in hits if signatures[sid].kind == "error"})
+
+
 def _score_event(
     order: int,
     event: Event,
     index: SignatureIndex,
     hits: frozenset[int],
     versions: Mapping[str, str],
+    error_articles: Sequence[str] | None = None,
 ) -> list[Scored]:
-    regex_ids = {
-        index.signatures[sid].article_id for sid in hits if index.signatures[sid].kind == "error"
-    }
-    ids = candidates(event.exception, sorted(regex_ids), index)
+    if error_articles is None:
+        error_articles = _error_articles(hits, index)
+    ids = candidates(event.exception, error_articles, index)
     fuzzy = similarities(signature_text(event), ids, index) if ids else {}
     found = []
     for article_id in ids:
