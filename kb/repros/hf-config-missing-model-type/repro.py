@@ -8,7 +8,10 @@ contains no known model type either, so transformers cannot tell which
 architecture to build.
 
 CPU only, no downloads: a one-layer Llama built from a config, saved to a
-temporary folder (launcher: python).
+temporary folder (launcher: python). The folder is passed as the relative
+``./run-0042``: transformers tries every known model type as a substring of
+the whole path it is given, and a random ``/tmp/tmpXXXXXXXX`` name holds one
+(``t5``, ``vit``, ``opt``, ...) about once in 28 runs.
 """
 
 import json
@@ -24,7 +27,8 @@ def main() -> int:
     config = LlamaConfig(vocab_size=32, hidden_size=16, intermediate_size=32, num_hidden_layers=1,
                          num_attention_heads=2, num_key_value_heads=2)
     model = LlamaForCausalLM(config)
-    out = os.path.join(tempfile.mkdtemp(), "run-0042")
+    os.chdir(tempfile.mkdtemp())
+    out = "./run-0042"
     os.makedirs(out)
     torch.save(model.state_dict(), os.path.join(out, "pytorch_model.bin"))
     with open(os.path.join(out, "config.json"), "w") as f:  # BUG: the script's own settings, not a model config
