@@ -8,9 +8,16 @@ collected, so a new article with ``gpus: 0`` joins on its own; each run is
 fresh (nothing cached between runs), as many at once as this host has CPUs.
 Articles that need GPUs are planned too and must come back *unverifiable*.
 
-The whole module is bounded: building and verifying must fit ``BUDGET_S``
-(CI runs all of ``make test`` in well under 45 minutes), and the timings land
-in ``tests/artifacts/real-repros.json`` for docs/verification.md.
+The whole module is bounded by the CPU its processes use, ``CPU_BUDGET_S``
+for building and verifying together, not by its wall time: on CI's shared
+2-CPU host the wall time moved 2.4x between two runs of the same commit (the
+other half of ``make test`` and other tenants hold the CPUs), so a wall-time
+budget failed runs whose work had not grown. The CPU of every process the
+module reaped is what grows with each repro, and what CI's two CPUs must
+hold beside the rest of the suite (about 1,000 s): 2,400 s of it is 20
+minutes of both CPUs. The pytest timeout (``WALL_LIMIT_S``) only stops a run
+that hangs. The timings land in ``tests/artifacts/real-repros.json`` for
+docs/verification.md.
 
 A failure here is a finding about an article (its repro, its signature, its
 fix or its package set), with the repro's output in the message: fix the
@@ -20,6 +27,7 @@ article, not this test.
 from __future__ import annotations
 
 import json
+import resource
 import sys
 import time
 from dataclasses import dataclass
@@ -41,13 +49,14 @@ REPO = Path(__file__).resolve().parents[2]
 KB = REPO / "kb"
 ENVS = REPO / ".venv-repro"
 TIMINGS = REPO / "tests" / "artifacts" / "real-repros.json"
-BUDGET_S = 35 * 60  # environments and runs together, beside the rest of make test (tests/beside.py)
+CPU_BUDGET_S = 2400.0  # CPU of environments and runs together (user + system, reaped processes)
+WALL_LIMIT_S = 55 * 60  # a hang, not a budget: CI must still end well inside its 90 minutes
 WORKERS = host_cpus()  # runs at once: sized to the host
 ARTICLES = {key: loaded.article for key, loaded in load_kb(KB).kb.articles.items()}
 CPU = sorted(key for key, a in ARTICLES.items() if a.repro and a.repro.requires.gpus == 0)
 GPU = sorted(key for key, a in ARTICLES.items() if a.repro and a.repro.requires.gpus > 0)
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(BUDGET_S + 300)]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(WALL_LIMIT_S)]
 
 
 @dataclass(frozen=True)
@@ -56,6 +65,14 @@ class RealRun:
     interpreters: Interpreters
     build_s: float
     verify_s: float
+    build_cpu_s: float
+    verify_cpu_s: float
+
+
+def children_cpu_s() -> float:
+    """User + system CPU of every process this one has reaped (interpreters, ninja, torchrun)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 @pytest.fixture(scope="module")
@@ -68,14 +85,21 @@ def real() -> RealRun:
     )
     try:
         plan = plan_for(live, [], executor)
-        started = time.monotonic()
+        started, started_cpu = time.monotonic(), children_cpu_s()
         interpreters = interpreters_for(plan, open_store(ENVS, cwd=REPO))
-        built = time.monotonic()
+        built, built_cpu = time.monotonic(), children_cpu_s()
         results = verify(live, plan, executor, None, interpreters)
-        done = time.monotonic()
+        done, done_cpu = time.monotonic(), children_cpu_s()
     finally:
         executor.close()
-    run = RealRun({v.article_id: v for v in results}, interpreters, built - started, done - built)
+    run = RealRun(
+        {v.article_id: v for v in results},
+        interpreters,
+        built - started,
+        done - built,
+        built_cpu - started_cpu,
+        done_cpu - built_cpu,
+    )
     _record(run)
     return run
 
@@ -90,6 +114,8 @@ def _record(run: RealRun) -> None:
                 "environments": len(set(run.interpreters.by_article.values())),
                 "build_s": round(run.build_s, 1),
                 "verify_s": round(run.verify_s, 1),
+                "build_cpu_s": round(run.build_cpu_s, 1),
+                "verify_cpu_s": round(run.verify_cpu_s, 1),
                 "runs": durations,
             },
             indent=2,
@@ -135,10 +161,10 @@ def test_gpu_article_is_planned_unverifiable_here(article_id: str, real: RealRun
 def test_environments_and_runs_fit_the_ci_budget(real: RealRun) -> None:
     slowest = sorted(real.results.values(), key=lambda v: -v.duration_s)[:5]
     named = ", ".join(f"{v.article_id} {v.duration_s:.0f}s" for v in slowest)
-    spent = real.build_s + real.verify_s
-    assert spent < BUDGET_S, (
-        f"{spent:.0f}s (environments {real.build_s:.0f}s, runs {real.verify_s:.0f}s) > "
-        f"{BUDGET_S}s; slowest: {named}"
+    spent, wall = real.build_cpu_s + real.verify_cpu_s, real.build_s + real.verify_s
+    assert 0 < spent < CPU_BUDGET_S, (
+        f"{spent:.0f}s of CPU (environments {real.build_cpu_s:.0f}s, runs "
+        f"{real.verify_cpu_s:.0f}s) > {CPU_BUDGET_S:.0f}s; wall {wall:.0f}s; slowest: {named}"
     )
 
 
