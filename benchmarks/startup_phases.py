@@ -6,7 +6,8 @@ revision (from the memo when it is valid), the snapshot's verdict (its
 checksum included), the serialised index's load, the first match (with its
 one-time set-up: redaction set, prefix parser, RE2's lazily built DFAs) and
 a second match of the same log; in a tree that has one, the redaction
-prefilter's load before the first match, as the quick path does it. Medians over the runs are printed.
+prefilter's load before the first match, as the quick path does it.
+Medians over the runs are printed.
 
     python -m benchmarks.startup_phases [--kb DIR] [--index-dir DIR] [--runs 5] [--tree DIR]
 

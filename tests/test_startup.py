@@ -73,3 +73,17 @@ def test_the_server_imports_pages_and_alembic_only_when_it_needs_them() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
     )
     assert json.loads(done.stdout) == [[], ["jinja2", "markdown_it"]]
+
+
+def test_the_server_compiles_the_cjk_patterns_in_the_warm_up_not_at_import() -> None:
+    """``re`` spends tens of milliseconds on the CJK classes: not before ``/readyz``."""
+    probe = (
+        "import app.main\nfrom app.web import cjk\n"
+        "before = cjk._patterns.cache_info().currsize\n"
+        "from app.web.pages import warm_pages\nwarm_pages()\n"
+        "print(before, cjk._patterns.cache_info().currsize)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.split() == ["0", "1"]
