@@ -93,3 +93,31 @@ def test_a_rule_hyperscan_refuses_leaves_redaction_with_re2(
     assert not prefilter_path(tmp_path).exists()
     text = "see https://example.com/?token=" + "x9Kq2" * 6
     assert "x9Kq2" not in redact.redact(text).text
+
+
+def test_a_folder_it_cannot_write_costs_no_compile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, compiles: list[int]
+) -> None:
+    """Compiling per call (0.5-1 s) when the result cannot be kept would cost more than RE2."""
+    import tempfile
+
+    def refuse(*args: object, **kwargs: object) -> tuple[int, str]:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    assert not install_prefilter(tmp_path)
+    assert compiles == []
+    assert redact._prefilter is None
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_no_temporary_file_is_left(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse() -> bytes:
+        raise ValueError("Hyperscan refused a redaction rule")
+
+    assert install_prefilter(tmp_path)
+    assert [p.suffix for p in tmp_path.iterdir()] == [".hs"]
+    prefilter_path(tmp_path).unlink()
+    monkeypatch.setattr(redact_prefilter, "compile_prefilter", refuse)
+    assert not install_prefilter(tmp_path)
+    assert list(tmp_path.iterdir()) == []

@@ -51,14 +51,20 @@ def install_prefilter(index_dir: Path) -> bool:
         body = None
     if body is not None and use_prefilter(body):
         return True
+    reserved = _reserve(path)
+    if reserved is None:  # a folder it cannot write: compiling every call would cost more
+        return False
+    handle, temporary = reserved
     try:
         body = compile_prefilter()
     except ValueError as exc:
         _log().info("redaction without a prefilter: %s", exc)
+        body = None
+    if body is None or not use_prefilter(body):
+        os.close(handle)
+        _discard(temporary)
         return False
-    if not use_prefilter(body):
-        return False
-    _save(path, MAGIC + hashlib.sha256(body).digest() + body)
+    _save(handle, temporary, path, MAGIC + hashlib.sha256(body).digest() + body)
     return True
 
 
@@ -73,13 +79,25 @@ def _checked(blob: bytes) -> bytes:
     return bytes(body)
 
 
-def _save(path: Path, blob: bytes) -> None:
-    """Atomically; drops the other errkb builds' prefilters. A failed write costs a rebuild."""
+def _reserve(path: Path) -> tuple[int, str] | None:
+    """A temporary file beside ``path`` to write the prefilter into; None when none can be made.
+
+    Made before the compile, so a read-only ``index_dir`` costs a failed
+    ``mkstemp``, not a compile per call whose result could never be kept.
+    """
     import tempfile  # only to write: a call that loads the prefilter never needs it
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        return tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    except OSError as exc:
+        _log().info("no redaction prefilter: cannot write %s (%s)", path.parent, exc.strerror)
+        return None
+
+
+def _save(handle: int, temporary: str, path: Path, blob: bytes) -> None:
+    """Atomically; drops the other errkb builds' prefilters. A failed write costs a rebuild."""
+    try:
         with os.fdopen(handle, "wb") as out:
             out.write(blob)
         os.replace(temporary, path)
@@ -87,7 +105,15 @@ def _save(path: Path, blob: bytes) -> None:
             if other != path:
                 other.unlink(missing_ok=True)
     except OSError as exc:
+        _discard(temporary)
         _log().warning("cannot save %s: %s", path, exc.strerror)
+
+
+def _discard(temporary: str) -> None:
+    try:
+        os.unlink(temporary)
+    except OSError:
+        return
 
 
 def _log() -> logging.Logger:
