@@ -87,3 +87,16 @@ def test_the_server_compiles_the_cjk_patterns_in_the_warm_up_not_at_import() -> 
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
     )
     assert done.stdout.split() == ["0", "1"]
+
+
+def test_serve_does_not_import_the_job_hooks_http_client() -> None:
+    """``errkb report`` and ``run`` are the job hooks; a server starting has no use for them."""
+    probe = (
+        "import sys\nimport app.cli.launch, app.cli.serving, app.main\n"
+        "app.cli.launch.serve_tree()\n"
+        "print(sorted(m for m in ('errkb_client.cli', 'errkb_client.send') if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.strip() == "[]"
