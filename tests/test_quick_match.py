@@ -98,6 +98,8 @@ def test_the_quick_path_answers_byte_for_byte_as_typer(
     assert quick[0] if code != "2" else "errkb: cannot read" in quick[1]
     assert "hunter2-correct-horse" not in quick[0] + quick[1]
     assert "\x1b[" not in quick[0]
+    if code != "2":  # the redaction set, kept as a Hyperscan prefilter beside the index
+        assert len(list((tmp_path / "index").glob("redact-*.hs"))) == 1
 
 
 def test_an_invalid_setting_still_exits_2_naming_it(

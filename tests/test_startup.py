@@ -73,3 +73,30 @@ def test_the_server_imports_pages_and_alembic_only_when_it_needs_them() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
     )
     assert json.loads(done.stdout) == [[], ["jinja2", "markdown_it"]]
+
+
+def test_the_server_compiles_the_cjk_patterns_in_the_warm_up_not_at_import() -> None:
+    """``re`` spends tens of milliseconds on the CJK classes: not before ``/readyz``."""
+    probe = (
+        "import app.main\nfrom app.web import cjk\n"
+        "before = cjk._patterns.cache_info().currsize\n"
+        "from app.web.pages import warm_pages\nwarm_pages()\n"
+        "print(before, cjk._patterns.cache_info().currsize)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.split() == ["0", "1"]
+
+
+def test_serve_does_not_import_the_job_hooks_http_client() -> None:
+    """``errkb report`` and ``run`` are the job hooks; a server starting has no use for them."""
+    probe = (
+        "import sys\nimport app.cli.launch, app.cli.serving, app.main\n"
+        "app.cli.launch.serve_tree()\n"
+        "print(sorted(m for m in ('errkb_client.cli', 'errkb_client.send') if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.strip() == "[]"

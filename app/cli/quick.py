@@ -178,8 +178,10 @@ def _match(call: MatchCall) -> int:
     data = read_input(call.file)
     from app.matching.pipeline import MatchOptions, match_text
     from app.service.quick_index import index_to_match
+    from app.service.redact_prefilter import install_prefilter
 
     index = index_to_match(call.kb_path, call.index_dir)
+    install_prefilter(call.index_dir)  # the redaction set, loaded instead of compiled
     collector.resume()  # start-up made little garbage; a big log's match may make more
     result = match_text(data, index, MatchOptions(lang=call.lang, top_k=call.top))
     if call.as_json:

@@ -11,7 +11,6 @@ from typing import Annotated
 
 import typer
 from errkb_client import DEFAULT_TAIL_BYTES, DEFAULT_URL
-from errkb_client.cli import main as hook_main
 
 from app.cli.common import EXIT_OK, settings_from
 
@@ -91,6 +90,8 @@ def report(
     ] = 20.0,
 ) -> None:
     """For a job's on-failure hook: send the log's tail, print the answer; always exit 0."""
+    from errkb_client.cli import main as hook_main  # urllib, http.client, ssl: not for serve
+
     hook_main(["report", file, *_hook_options(url, tail_bytes, lang, timeout)])
     raise typer.Exit(EXIT_OK)
 
@@ -108,6 +109,8 @@ def run(
 
     Its output passes through unchanged and its exit status is kept.
     """
+    from errkb_client.cli import main as hook_main
+
     command = list(ctx.args)
     status = hook_main(["run", *_hook_options(url, tail_bytes, lang, timeout), "--", *command])
     raise typer.Exit(status)

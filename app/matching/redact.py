@@ -7,7 +7,9 @@ this module is the engine, built for 50 MB logs (target A10):
 1. one ``re2.Set`` pass over line-aligned blocks of ~64 KiB says which rules
    fire in which block (measured in the note: 35 rules over 51 MB in 0.12 s,
    against 3.5 s for 35 separate passes), then only those rules' ``finditer``
-   runs, on those blocks only;
+   runs, on those blocks only; a caller that keeps the set as a serialised
+   Hyperscan prefilter (``compile_prefilter``, ``use_prefilter``) skips the
+   set's compile and its automaton's first states on ASCII blocks (issue 23);
 2. multi-line rules (PEM keys) run once, from the first block whose trigger
    fired, so a key is never split by a block boundary;
 3. overlaps resolve by rule order, earlier rows winning, in one linear merge
@@ -39,13 +41,22 @@ from app.articles.loose import loosened
 from app.errors import ConfigError
 from app.matching.redact_checks import RedactRule
 from app.matching.redact_rules import PLACEHOLDER_PATTERN, RULES
+from app.matching.scanners import ThreadScratch, hyperscan
 
 BLOCK_CHARS = 64 * 1024
 MAX_PASSES = 4  # a pass after the first only rescans lines it changed; 2 is the norm
 SET_MAX_MEM = 64 << 20
+# Rules whose smallest bound {m,n} is at least this are searched loose first
+# (``_rule_matches``): below it the exact regex is cheap and a loose match longer
+# than the bound, which sends the search to the exact regex after all, is common.
+LOOSE_FIRST_BOUND = 64
 REGEX_MAX_MEM = 16 << 20
 _PLACEHOLDER = -1  # pseudo rule index: an existing placeholder, kept as it is
 _SURROGATES = re.compile("[\ud800-\udfff]")  # one class: linear in ``re``
+_BOUNDED_REPEAT = re.compile(r"\{(\d+),(\d+)\}")  # what ``loosened`` opens
+_POSIX_CLASS = re.compile(r"\[:\^?[a-z]+:\]")
+_ZERO_WIDTH = frozenset("bBAzGQE")  # escapes that are no character (or start a quote)
+_NOT_AN_ATOM = frozenset("()|^$*+?{}")
 
 _Span = tuple[int, int, int]  # start, end, rule index (order = priority)
 _Range = tuple[int, int]
@@ -87,9 +98,39 @@ class _Pass:
 class _Engine:
     rules: tuple[RedactRule, ...]
     regexes: list[Any]  # one compiled re2 pattern per rule, compiled when it first fires
-    line_set: Any  # re2.Set: one-line rules, multi-line triggers, placeholders
+    loose: list[Any]  # per rule: None (not asked yet), False, or (loose regex, longest)
     set_rules: tuple[int, ...]  # set index -> rule index (or _PLACEHOLDER)
     placeholder: Any
+
+
+class _Prefilter:
+    """The set's patterns in one Hyperscan database (``HS_FLAG_PREFILTER``), loaded, not built.
+
+    It says which set indexes may fire on a block, as ``line_set`` does: a
+    superset of them (prefilter mode widens what it cannot do exactly), and
+    only the exact regex of a rule that fired decides, so a block's
+    redactions are the same (``test_redact_prefilter.py``). Used for ASCII
+    blocks without a vertical tab only: there the two engines read ``\\s``,
+    ``\\w``, ``\\b``, ``.`` and case the same way (Hyperscan's ``\\s`` may
+    leave out the vertical tab that RE2's takes in; Unicode case folding and
+    classes differ); any other block goes to the RE2 set.
+    """
+
+    def __init__(self, database: Any) -> None:
+        self._database = database
+        self._scratch = ThreadScratch(database)
+
+    def fired(self, data: bytes) -> list[int]:
+        found: set[int] = set()
+
+        def on_match(sid: int, start: int, end: int, flags: int, context: object) -> None:
+            found.add(sid)
+
+        self._database.scan(data, match_event_handler=on_match, scratch=self._scratch.get())
+        return sorted(found)
+
+
+_prefilter: _Prefilter | None = None
 
 
 def redact(text: str) -> Redacted:
@@ -131,35 +172,97 @@ def _passes(engine: _Engine, text: str, block_chars: int) -> Redacted:
 
 @cache
 def _engine() -> _Engine:
-    """Compile the table once, on first use (nothing happens at import).
+    """The table's order and its compiled regexes, each compiled when first needed.
 
-    The set holds each one-line rule's pattern ``loosened``: it only says
-    which rules to run on a block, and the loose form fires wherever the
-    exact one does, at a quarter of the compile time. Each rule's exact regex
-    is compiled when the rule first fires (``_rule_regex``): most logs fire
-    few rules, and a one-shot ``errkb match`` would otherwise compile all of
-    them (issue 23); the tests compile every exact pattern (test A11) and
-    check the loose forms (``test_redact_loosened.py``). Multi-line rules,
-    whose trigger is not a loose form of their pattern, compile here.
+    Each rule's exact regex is compiled when the rule first fires
+    (``_rule_regex``): most logs fire few rules, and a one-shot ``errkb
+    match`` would otherwise compile all of them (issue 23); the tests compile
+    every exact pattern (test A11) and check the loose forms
+    (``test_redact_loosened.py``). What says which rules fire is
+    ``_line_set`` (RE2, compiled on first use) or a ``_Prefilter`` that the
+    caller loaded (``use_prefilter``).
     """
-    line_set = re2.Set.SearchSet(_options(SET_MAX_MEM))
-    set_rules: list[int] = []
-    for index, rule in enumerate(RULES):
-        _add(line_set, rule.trigger if rule.multiline else loosened(rule.pattern), rule.id)
-        set_rules.append(index)
-    _add(line_set, PLACEHOLDER_PATTERN, "placeholder")
-    set_rules.append(_PLACEHOLDER)
-    line_set.Compile()
+    set_rules = (*range(len(RULES)), _PLACEHOLDER)
     placeholder = _compile(PLACEHOLDER_PATTERN, "placeholder")
-    regexes = [_compile(rule.pattern, rule.id) if rule.multiline else None for rule in RULES]
-    return _Engine(RULES, regexes, line_set, tuple(set_rules), placeholder)
+    return _Engine(RULES, [None] * len(RULES), [None] * len(RULES), set_rules, placeholder)
+
+
+def set_patterns() -> list[str]:
+    """The set's patterns, in set order: each one-line rule ``loosened``, multi-line triggers.
+
+    The last one is the placeholder. Loose forms only say which rules to run
+    on a block, and fire wherever the exact ones do, at a quarter of RE2's
+    compile time.
+    """
+    rules = [rule.trigger if rule.multiline else loosened(rule.pattern) for rule in RULES]
+    return [*rules, PLACEHOLDER_PATTERN]
+
+
+@cache
+def _line_set() -> Any:
+    """The RE2 set of ``set_patterns``: one-line rules, multi-line triggers, placeholders."""
+    line_set = re2.Set.SearchSet(_options(SET_MAX_MEM))
+    ids = [rule.id for rule in RULES] + ["placeholder"]
+    for pattern, rule_id in zip(set_patterns(), ids, strict=True):
+        _add(line_set, pattern, rule_id)
+    line_set.Compile()
+    return line_set
+
+
+def compile_prefilter() -> bytes:
+    """``set_patterns`` as a serialised Hyperscan database (``use_prefilter`` loads it).
+
+    About 0.3-0.5 s of CPU: a caller keeps the bytes (the service layer keys
+    them by errkb's code and Hyperscan's version) and loads them in a
+    millisecond, where the RE2 set costs every process its compile and its
+    automaton's first states (issue 23). Raises ``ValueError`` when Hyperscan
+    is missing or refuses a pattern; redaction then stays with RE2.
+    """
+    if hyperscan is None:
+        raise ValueError("Hyperscan is not installed")
+    flags = (
+        hyperscan.HS_FLAG_PREFILTER
+        | hyperscan.HS_FLAG_SINGLEMATCH
+        | hyperscan.HS_FLAG_ALLOWEMPTY
+        | hyperscan.HS_FLAG_UTF8
+    )
+    patterns = [pattern.encode() for pattern in set_patterns()]
+    database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+    try:
+        database.compile(
+            expressions=patterns, ids=list(range(len(patterns))), flags=[flags] * len(patterns)
+        )
+    except hyperscan.error as exc:
+        raise ValueError(f"Hyperscan refused a redaction rule: {exc}") from exc
+    return bytes(hyperscan.dumpb(database))
+
+
+def use_prefilter(blob: bytes | None) -> bool:
+    """Pick the rules to run on a block with ``compile_prefilter``'s database; None: RE2 again.
+
+    False (and RE2) when the bytes do not load. The caller vouches that they
+    are ``compile_prefilter``'s output for this errkb and this Hyperscan.
+    """
+    global _prefilter
+    if blob is None or hyperscan is None:
+        _prefilter = None
+        return blob is None
+    try:
+        database = hyperscan.loadb(blob, hyperscan.HS_MODE_BLOCK)
+        _prefilter = _Prefilter(database)
+    except (hyperscan.error, TypeError, ValueError):
+        _prefilter = None
+        return False
+    return True
 
 
 def compile_rules() -> None:
-    """Compile every rule's regex now: a server's start-up pays it, not its first requests."""
+    """Compile every rule's regex and the RE2 set now: a server's start-up pays it, not requests."""
     engine = _engine()
+    _line_set()
     for index in range(len(engine.rules)):
         _rule_regex(engine, index)
+        _loose_regex(engine, index)
 
 
 def _rule_regex(engine: _Engine, index: int) -> Any:
@@ -169,6 +272,82 @@ def _rule_regex(engine: _Engine, index: int) -> Any:
         rule = engine.rules[index]
         regex = engine.regexes[index] = _compile(rule.pattern, rule.id)
     return regex
+
+
+def _loose_regex(engine: _Engine, index: int) -> tuple[Any, int] | None:
+    """Rule ``index``'s loose regex and the match length up to which it is exact; None: none."""
+    loose = engine.loose[index]
+    if loose is None:
+        rule = engine.rules[index]
+        longest = None if rule.multiline else longest_exact(rule.pattern)
+        loose = False
+        if longest is not None and longest >= LOOSE_FIRST_BOUND:
+            loose = (_compile(loosened(rule.pattern), rule.id), longest)
+        engine.loose[index] = loose
+    return loose or None
+
+
+def _rule_matches(engine: _Engine, index: int, subject: str | bytes) -> list[Any]:
+    """Rule ``index``'s matches in ``subject``, as its exact regex finds them.
+
+    A rule whose bounded repeats are all of one character (``[^\\s]{8,1000}``)
+    is searched with its ``loosened`` form first: a fraction of the exact
+    regex's compile and automaton (a long ``{m,n}`` unrolls into ``n`` RE2
+    states: 20 ms to compile ``url-token``, 20 ms more for its first 10 KB).
+    When no match is longer than the smallest bound, the loose matches are
+    the exact ones (``longest_exact``); otherwise the exact regex runs.
+    """
+    loose = _loose_regex(engine, index)
+    if loose is not None:
+        regex, longest = loose
+        found = list(regex.finditer(subject))
+        if all(match.end() - match.start() <= longest for match in found):
+            return found
+    return list(_rule_regex(engine, index).finditer(subject))
+
+
+def longest_exact(pattern: str) -> int | None:
+    """The match length up to which ``loosened(pattern)`` matches as ``pattern`` does, if shown.
+
+    Opening ``x{m,n}`` to ``x{m,}`` adds paths that take ``x`` more than
+    ``n`` times and changes no other. When each bounded repeat's ``x`` is one
+    character wide (a class, ``.``, a literal, a one-character escape), a
+    path over at most ``min(n)`` characters takes none of them; so a loose
+    match that long is a path of ``pattern`` too, and the one it prefers
+    (RE2 prefers paths as Perl does, and removing paths does not reorder the
+    rest): same start, end and groups, and the next search starts at the same
+    place. None when a bounded repeat follows anything else (a group, an
+    assertion, another quantifier) or when there is none.
+    """
+    bounds: list[int] = []
+    position, size, in_class, atom = 0, len(pattern), False, False
+    while position < size:
+        char = pattern[position]
+        if pattern.startswith("\\Q", position):
+            end = pattern.find("\\E", position + 2)
+            end, atom = (size if end < 0 else end + 2), False
+        elif char == "\\":
+            end, atom = position + 2, pattern[position + 1 : position + 2] not in _ZERO_WIDTH
+        elif in_class:
+            posix = _POSIX_CLASS.match(pattern, position)
+            end = posix.end() if posix else position + 1
+            in_class = posix is not None or char != "]"
+            atom = not in_class
+        elif char == "[":
+            in_class, atom = True, False
+            end = position + 1
+            end += pattern.startswith("^", end)
+            end += pattern.startswith("]", end)
+        else:
+            repeat = _BOUNDED_REPEAT.match(pattern, position) if char == "{" else None
+            if repeat:
+                if not atom:
+                    return None
+                bounds.append(int(repeat.group(2)))
+            end = repeat.end() if repeat else position + 1
+            atom = repeat is None and char not in _NOT_AN_ATOM
+        position = end
+    return min(bounds) if bounds else None
 
 
 def _options(max_mem: int) -> Any:
@@ -257,34 +436,43 @@ def _find(
     for start, end in blocks:
         block = text[start:end]
         data = block.encode()
-        for set_index in engine.line_set.Match(data) or ():
+        for set_index in _fired(block, data):
             index = engine.set_rules[set_index]
             if index == _PLACEHOLDER and not scan_placeholders:
                 continue
             if index != _PLACEHOLDER and engine.rules[index].multiline:
                 multiline_from.setdefault(index, start)
                 continue
-            regex = engine.placeholder if index == _PLACEHOLDER else _rule_regex(engine, index)
-            rule = None if index == _PLACEHOLDER else engine.rules[index]
             subject = data if block.isascii() else block
-            found.setdefault(index, []).extend(_spans(regex, rule, block, subject, start))
+            if index == _PLACEHOLDER:
+                matches, rule = list(engine.placeholder.finditer(subject)), None
+            else:
+                matches, rule = _rule_matches(engine, index, subject), engine.rules[index]
+            found.setdefault(index, []).extend(_spans(matches, rule, block, start))
     for index, start in sorted(multiline_from.items()):
         rest = text[start:]
         subject = rest.encode() if rest.isascii() else rest
-        found[index] = _spans(_rule_regex(engine, index), engine.rules[index], rest, subject, start)
+        matches = list(_rule_regex(engine, index).finditer(subject))
+        found[index] = _spans(matches, engine.rules[index], rest, start)
     return found
 
 
-def _spans(
-    regex: Any, rule: RedactRule | None, text: str, subject: str | bytes, base: int
-) -> list[_Range]:
-    """Secret spans of one rule in one block, validated, in ``text`` + ``base`` offsets.
+def _fired(block: str, data: bytes) -> list[int]:
+    """The set indexes that may match ``block`` (``data`` is its UTF-8)."""
+    prefilter = _prefilter
+    if prefilter is not None and block.isascii() and "\x0b" not in block:
+        return prefilter.fired(data)
+    return _line_set().Match(data) or []
 
-    ``subject`` is the block as bytes when it is ASCII (offsets are the same
-    and RE2 skips its char/byte conversion) or as str otherwise.
+
+def _spans(matches: list[Any], rule: RedactRule | None, text: str, base: int) -> list[_Range]:
+    """Secret spans of one rule's ``matches`` in one block, validated, in ``text`` + ``base``.
+
+    The matches were found in the block as bytes when it is ASCII (offsets
+    are the same and RE2 skips its char/byte conversion) or as str otherwise.
     """
     spans = []
-    for match in regex.finditer(subject):
+    for match in matches:
         if rule is None:
             spans.append((base + match.start(), base + match.end()))
             continue

@@ -56,9 +56,10 @@ def environment() -> jinja2.Environment:
 
 
 def warm_pages() -> None:
-    """Import Jinja and markdown-it and build both now (the service's warm-up)."""
+    """Import Jinja and markdown-it and build both now, with the CJK patterns (the warm-up)."""
     environment()
     warm_markdown()
+    typeset("预热 warm-up")
 
 
 def _number(value: int) -> str:

@@ -40,3 +40,18 @@ def test_a_message_in_the_users_script_goes_on_in_it() -> None:
     assert user_sentence_after(["RuntimeError: x"], "学习率 2e-4，warmup 0。")
     assert not user_sentence_after(["报错：找不到文件"], "请检查路径。")
     assert not user_sentence_after(["ValueError: x"], "  size mismatch for a.weight: ...")
+
+
+def test_ascii_lines_need_no_cjk_pattern_and_answer_as_it_does() -> None:
+    """The CJK class costs ``re`` 7 ms to compile: an ASCII log never compiles it (issue 23)."""
+    import re
+
+    from app.matching import tracebacks
+
+    pattern = re.compile(tracebacks._CJK_CLASS)
+    tracebacks._cjk.cache_clear()
+    for line in ("RuntimeError: x", "  size mismatch for a.weight", "", "\t[rank0]: ok"):
+        assert not user_sentence_after(["ValueError: x"], line)
+    assert tracebacks._cjk.cache_info().currsize == 0
+    for text in ("学习率", "ｘ", "\u3000", "é", "Ωmega", "abc", "カタカナ", "\uffef", "\uff00"):
+        assert tracebacks._has_cjk(text) == (pattern.search(text) is not None)
