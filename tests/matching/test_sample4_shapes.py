@@ -246,3 +246,11 @@ def test_lines_alone_that_name_something_else_are_no_answer(
 ) -> None:
     result = match_text(paste, repository_kb.index)
     assert all(m.article_id != article for m in result.matches), paste
+
+
+def test_a_lone_line_in_a_long_paste_is_no_answer(repository_kb: LiveKb) -> None:
+    """``alone`` patterns read short pastes only: in a job log the line is one of many."""
+    steps = "".join(f"step {i} loss=2.{i:02d} lr=0.0003\n" for i in range(30))
+    for paste in (steps + "KeyError: 'qwen2'", steps + NO_GRAD_WARNING):
+        result = match_text(paste, repository_kb.index)
+        assert all(m.article_id not in ("unknown-model-type", "no-grad-fn") for m in result.matches)
