@@ -73,6 +73,15 @@ class Signatures(_Strict):
             "holds no exception line and nothing else matched, at low confidence."
         ),
     )
+    alone: list[NonEmpty] = Field(
+        default_factory=list,
+        description=(
+            "Regexes for a line that names this failure only when it is pasted alone, without "
+            "the traceback or the context the error patterns need (a bare KeyError of a name "
+            "the library looks up, a warning that precedes the failure): read last, when "
+            "nothing matched and a short paste holds no traceback frames, at low confidence."
+        ),
+    )
     traceback: TracebackSignature | None = Field(
         default=None, description="Fuzzy traceback signature."
     )
@@ -88,7 +97,7 @@ class Signatures(_Strict):
         """(kind, position in its list, pattern) for every regex of the article."""
         return [
             (kind, i, pattern)
-            for kind in ("error", "context", "exclude", "report")
+            for kind in ("error", "context", "exclude", "report", "alone")
             for i, pattern in enumerate(getattr(self, kind))
         ]
 

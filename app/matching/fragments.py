@@ -170,7 +170,7 @@ def _lowered(reading: Reading, content: str) -> bool:
     Such a line was retyped: the case-folded reading reads it, so that the
     article whose pattern covers more of it competes (``ambiguity.py``).
     """
-    if len(content.split()) < MIN_FOLDED_WORDS or content.lower() != content:
+    if not _retyped(content):
         return False
     if sum(map(len, reading.lines)) > MAX_FOLDED_CHARS:
         return False
@@ -195,7 +195,7 @@ def _ignoring_case(reading: Reading, *, only_lowered: bool = False) -> list[Foun
     parse = PrefixParser()
     for row, line in enumerate(reading.lines):
         content = parse(line).content.strip()
-        if len(content.split()) < MIN_FOLDED_WORDS or content.lower() != content:
+        if not _retyped(content):
             continue
         if only_lowered and not _lowered(reading, content):
             continue
@@ -596,6 +596,59 @@ def reporting_lines(reading: Reading) -> tuple[list[Event], list[list[Scored]]]:
     return events, scored
 
 
+ALONE_CAP = 0.6  # low: the line names the failure, nothing in the paste confirms it
+ALONE = (
+    "matched on this line alone: the paste holds no traceback or failure around it, and the "
+    "context that tells this line's causes apart (the frames that raised it) is not there"
+)
+
+
+def lone_lines(reading: Reading) -> tuple[list[Event], list[list[Scored]]]:
+    """Lines an article's ``alone`` pattern hits, when they are all a short paste shows.
+
+    Shape "bare line": ``KeyError: 'qwen2'`` is transformers' ``CONFIG_MAPPING``
+    lookup when the key is one of its model types, and anybody's dict
+    otherwise; the article needs the lookup's frames as context, and a lone
+    line has none. A warning pasted alone (``UserWarning: None of the inputs
+    have requires_grad=True``) is the user's question when the paste shows no
+    failure. So an article may list, as ``alone`` patterns, the exact forms
+    that name its failure (the model types transformers knows, the warning),
+    read here last: only when nothing matched, the paste is short
+    (``MAX_CLOSE_LINES`` non-blank lines) and holds no traceback frames
+    (frames say where the line was raised, and none of the article's context
+    was among them). A level before the hit vetoes, as for a report line;
+    excludes anywhere in the paste veto; the context that the article
+    requires is what a lone line lacks, so it is not asked for. Low, with a
+    note.
+    """
+    index = reading.index
+    if any(event.frames for event in reading.events):
+        return [], []
+    sids = [sid for sid in sorted(reading.hits) if index.signatures[sid].kind == "alone"]
+    if not sids or sum(1 for line in reading.lines if line.strip()) > MAX_CLOSE_LINES:
+        return [], []
+    events: list[Event] = []
+    scored: list[list[Scored]] = []
+    parse = PrefixParser()
+    paste = "\n".join(reading.lines)
+    hint = "this line alone names this failure"
+    for row, line in enumerate(reading.lines):
+        content = parse(line).content.strip()
+        hit = _report_spans(content, sids, index.first_span)
+        if not hit or len(events) >= MAX_FALLBACK_EVENTS:
+            continue
+        event = _event(reading, row, content, ALONE)
+        found: dict[str, Scored] = {}
+        for sid, span in hit:
+            item = _reported(event, sid, span, index, (reading.hits, paste), hint)
+            if item is not None:
+                found.setdefault(item.article_id, item)
+        if found:
+            events.append(event)
+            scored.append(cap(list(found.values()), ALONE_CAP, ALONE, event.error_line_start))
+    return events, scored
+
+
 def _report_spans(
     content: str, sids: Sequence[int], find: Callable[[int, str], tuple[int, int] | None]
 ) -> list[tuple[int, tuple[int, int]]]:
@@ -604,8 +657,23 @@ def _report_spans(
     return [(sid, span) for sid, span in spans if span and not survived(content[: span[0]])]
 
 
+LOWERED_CLASS = re.compile(
+    r"(?:[a-z_][a-z0-9_]{0,60}\.){0,8}[a-z][a-z0-9_]{1,60}(?:error|exception): "
+)
+"""A Python exception class written in lower case (``runtimeerror: ``): no library prints one.
+
+Shape "lower-cased": a line retyped with its class in lower case and its
+acronyms as the writer spells them (``runtimeerror: expected a 'CUDA' device
+type for generator but found 'CPU'``; torch prints ``'cuda'`` and ``'cpu'``)
+is read without case like a line lower-cased whole.
+"""
+
+
 def _retyped(content: str) -> bool:
-    return len(content.split()) >= MIN_FOLDED_WORDS and content.lower() == content
+    """Whether a line was retyped or lower-cased: all of it, or its exception class."""
+    if len(content.split()) < MIN_FOLDED_WORDS:
+        return False
+    return content.lower() == content or LOWERED_CLASS.match(content) is not None
 
 
 def _folded_span(index: SignatureIndex, sid: int, text: str) -> tuple[int, int] | None:
@@ -619,6 +687,7 @@ def _reported(
     span: tuple[int, int],
     index: SignatureIndex,
     seen: tuple[frozenset[int], str],
+    hint: str = "a line reporting this failure matches",
 ) -> Scored | None:
     """The score of the article whose report pattern ``sid`` hit ``event``'s line.
 
@@ -639,9 +708,9 @@ def _reported(
         for c in entry.context_sids
         if index.first_span(c, near)
     ]
-    if entry.context_required and not context:
+    if entry.context_required and not context and signature.kind != "alone":
         return None
     weight = ERROR_WEIGHT + context_credit(len(context), bool(entry.context_sids))
     contextless = bool(entry.context_sids) and not context
-    hit = Evidence("error", signature.pattern, line, line, "a line reporting this failure matches")
+    hit = Evidence("error", signature.pattern, line, line, hint)
     return Scored(entry.id, weight, (hit, *context), span, contextless)

@@ -43,7 +43,7 @@ from app.matching.scanners import (
 if TYPE_CHECKING:  # the pydantic model: building an index needs it, loading one does not
     from app.articles.model import Article
 
-SignatureKind = Literal["error", "context", "exclude", "report"]
+SignatureKind = Literal["error", "context", "exclude", "report", "alone"]
 FOLDED_CHUNK = 64  # error patterns per case-folded RE2 set: one compile holds the GIL
 # 3: article entries carry their traceback frames; 4: databases of loosened patterns;
 # 5: of prefilter forms (long literals stand in for their patterns), with the ids to confirm;
@@ -333,6 +333,7 @@ def build_index(
             "context": [],
             "exclude": [],
             "report": [],
+            "alone": [],
         }
         for kind, position, pattern in article.signatures.all_patterns():
             sid = len(signatures)

@@ -12,7 +12,7 @@ becomes a note on the result instead of an exception.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from app.matching.ambiguity import general_first
@@ -32,6 +32,7 @@ from app.matching.fragments import (
     fragment_scores,
     hidden_specialised,
     is_fragment,
+    lone_lines,
     raised_in_cut_frame,
     reporting_lines,
     respelt_event,
@@ -108,6 +109,10 @@ def match_text(
         matches = _rank(frames_only_scores(events, index), index, options)
     if not matches:  # a launcher's or a watchdog's line alone: what it reports, read last
         events, matches, more = _reported(Reading(lines, numbers, events, hits, index), options)
+        redactions += more
+    if not matches:  # a line that names its failure only alone: a bare KeyError, a warning
+        reading = Reading(lines, numbers, events, hits, index)
+        events, matches, more = _reported(reading, options, lone_lines)
         redactions += more
     stats = InputStats(bytes=len(data), lines=total_lines, redactions=redactions)
     windows = _windows(matches, events, pasted, pasted_numbers, notes) if options.windows else {}
@@ -224,9 +229,13 @@ def _fallback(
     return events, redactions + more, scored
 
 
-def _reported(reading: Reading, options: MatchOptions) -> tuple[list[Event], list[Match], int]:
-    """Reporting lines (``fragments.reporting_lines``) as events after the pasted ones."""
-    found, scores = reporting_lines(reading)
+def _reported(
+    reading: Reading,
+    options: MatchOptions,
+    read: Callable[[Reading], tuple[list[Event], list[list[Scored]]]] = reporting_lines,
+) -> tuple[list[Event], list[Match], int]:
+    """Lines read last (``reporting_lines``, ``lone_lines``) as events after the pasted ones."""
+    found, scores = read(reading)
     if not found:
         return list(reading.events), [], 0
     extra, redactions = _redact_events(found)
