@@ -63,6 +63,12 @@ VICTIMS: tuple[Victim, ...] = (
         "vLLM's front end: its engine process died while starting (the error is above)",
     ),
     Victim(
+        "replica-wrapper",
+        r"Caught [A-Za-z_][\w.]{0,80} in replica \d+ on device \d+\.",
+        "nn.DataParallel re-raising a replica thread's error (torch._utils.ExceptionWrapper);"
+        " the replica's own exception is printed under it, after Original Traceback",
+    ),
+    Victim(
         "terminated",
         r"got signal: (?:1|2|15)\b|Received (?:1|2|15) death signal|SIGTERM",
         "the launcher or the scheduler terminating survivors",

@@ -259,6 +259,31 @@ def test_the_vllm_start_up_wrapper_yields_to_the_engine_error(repository_kb: Liv
     assert result.top.article_id == "cuda-oom"
 
 
+def test_the_dataparallel_wrapper_yields_to_the_replica_error(repository_kb: LiveKb) -> None:
+    """``Caught X in replica N on device N.`` follows the replica's own error under it."""
+    log = (
+        b"Traceback (most recent call last):\n"
+        b'  File "/opt/conda/lib/python3.11/site-packages/torch/nn/parallel/parallel_apply.py", '
+        b"line 126, in parallel_apply\n"
+        b"    output.reraise()\n"
+        b'  File "/opt/conda/lib/python3.11/site-packages/torch/_utils.py", line 794, in reraise\n'
+        b"    raise exception\n"
+        b"RuntimeError: Caught RuntimeError in replica 0 on device 0.\n"
+        b"Original Traceback (most recent call last):\n"
+        b'  File "/home/user/proj/model.py", line 7, in forward\n'
+        b"    return a @ w\n"
+        b"RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x8 and 16x4)\n"
+    )
+    result = match_text(log, repository_kb.index)
+    wrapper = [e for e in result.events if "in replica 0 on device 0" in e.message]
+    assert wrapper
+    assert all(e.consequence for e in wrapper)
+    assert [m.article_id for m in result.matches][:2] == [
+        "mat1-mat2-shape-mismatch",
+        "dataparallel-replica-wrapper",
+    ]
+
+
 def ids(text: str, live: LiveKb) -> list[str]:
     return [m.article_id for m in match_text(text, live.index).matches]
 
