@@ -585,14 +585,10 @@ def reporting_lines(reading: Reading) -> tuple[list[Event], list[list[Scored]]]:
         if not hit:
             continue
         event = _event(reading, row, content, REPORTING)
-        found: dict[str, Scored] = {}
-        for sid, span in hit:
-            item = _reported(event, sid, span, index, (reading.hits, paste))
-            if item is not None:
-                found.setdefault(item.article_id, item)
+        found = _per_article(event, hit, index, (reading.hits, paste))
         if found:
             events.append(event)
-            scored.append(cap(list(found.values()), REPORT_CAP, REPORTING, event.error_line_start))
+            scored.append(cap(found, REPORT_CAP, REPORTING, event.error_line_start))
     return events, scored
 
 
@@ -638,14 +634,10 @@ def lone_lines(reading: Reading) -> tuple[list[Event], list[list[Scored]]]:
         if not hit or len(events) >= MAX_FALLBACK_EVENTS:
             continue
         event = _event(reading, row, content, ALONE)
-        found: dict[str, Scored] = {}
-        for sid, span in hit:
-            item = _reported(event, sid, span, index, (reading.hits, paste), hint)
-            if item is not None:
-                found.setdefault(item.article_id, item)
+        found = _per_article(event, hit, index, (reading.hits, paste), hint)
         if found:
             events.append(event)
-            scored.append(cap(list(found.values()), ALONE_CAP, ALONE, event.error_line_start))
+            scored.append(cap(found, ALONE_CAP, ALONE, event.error_line_start))
     return events, scored
 
 
@@ -679,6 +671,22 @@ def _retyped(content: str) -> bool:
 def _folded_span(index: SignatureIndex, sid: int, text: str) -> tuple[int, int] | None:
     found = _folded(index.signatures[sid].pattern).search(text)
     return None if found is None else found.span()
+
+
+def _per_article(
+    event: Event,
+    hit: list[tuple[int, tuple[int, int]]],
+    index: SignatureIndex,
+    seen: tuple[frozenset[int], str],
+    *hint: str,
+) -> list[Scored]:
+    """The first score per article among the patterns that hit ``event``'s line (``_reported``)."""
+    found: dict[str, Scored] = {}
+    for sid, span in hit:
+        item = _reported(event, sid, span, index, seen, *hint)
+        if item is not None:
+            found.setdefault(item.article_id, item)
+    return list(found.values())
 
 
 def _reported(
