@@ -10,20 +10,21 @@ and asserts that both have one family. A hostname or interface that resolves to
 IPv6 on one node and IPv4 on another gives this assertion. Here rank 0's device
 is made for 127.0.0.1 and rank 1's for ::1, the same thing on one machine.
 
-CPU only (gloo), two processes started with torch.multiprocessing.spawn
-(launcher: python).
+CPU only (gloo), two processes: this script starts itself once per rank with
+subprocess, the way a launcher starts workers (launcher: python).
 """
 
 import datetime
+import subprocess
+import sys
 
 import torch.distributed as dist
-import torch.multiprocessing as mp
 
 PORT = 29663
 
 
 def worker(rank: int, world_size: int) -> None:
-    timeout = datetime.timedelta(seconds=30)
+    timeout = datetime.timedelta(seconds=20)
     store = dist.TCPStore("127.0.0.1", PORT, world_size, rank == 0, timeout=timeout)
     host = "127.0.0.1" if rank == 0 else "::1"  # rank 1 resolves to IPv6
     opts = dist.ProcessGroupGloo._Options()
@@ -34,4 +35,10 @@ def worker(rank: int, world_size: int) -> None:
 
 
 if __name__ == "__main__":
-    mp.spawn(worker, args=(2,), nprocs=2)
+    if len(sys.argv) > 1:  # one rank
+        worker(int(sys.argv[1]), 2)
+    else:  # the launcher: one process per rank, fail if any rank failed
+        ranks = [subprocess.Popen([sys.executable, __file__, str(rank)]) for rank in range(2)]
+        codes = [p.wait() for p in ranks]
+        print("exit codes:", codes, flush=True)
+        sys.exit(1 if any(codes) else 0)
