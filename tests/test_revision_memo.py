@@ -113,3 +113,29 @@ def test_the_walk_sees_what_the_hash_reads(tmp_path: Path, hashes: list[Path]) -
     outside.write_text("changed through the link\n")
     assert memo_revision(root, memo_dir) == kb_revision(root) != second
     assert len(hashes) == 3
+
+
+def test_a_change_no_folder_shows_is_seen(tmp_path: Path, hashes: list[Path]) -> None:
+    """Why every file is stat'ed and every folder listed on every call (branch ``quick``).
+
+    A folder's mtime moves when an entry is added, removed or renamed, not when
+    a file in it is written in place, nor when the target of a dangling link in
+    it appears: a shortcut that lists or stats only the folders whose mtime
+    changed would miss both. The memo must see them.
+    """
+    root = write_kb(tmp_path / "kb")
+    folder = root / "examples/sample-error"
+    target = tmp_path / "appears-later.log"
+    (folder / "later.log").symlink_to(target)  # dangling: not a file kb_revision reads
+    memo_dir = tmp_path / "memo"
+    first = memo_revision(root, memo_dir)
+    folder_stamp = folder.stat().st_mtime_ns, folder.stat().st_ctime_ns
+    target.write_text("now there is something to read\n")
+    assert (folder.stat().st_mtime_ns, folder.stat().st_ctime_ns) == folder_stamp
+    second = memo_revision(root, memo_dir)
+    assert second == kb_revision(root) != first
+    example = folder / "sample.log"
+    example.write_text(example.read_text().replace("3", "6"))  # in place
+    assert (folder.stat().st_mtime_ns, folder.stat().st_ctime_ns) == folder_stamp
+    assert memo_revision(root, memo_dir) == kb_revision(root) != second
+    assert len(hashes) == 3

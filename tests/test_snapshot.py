@@ -180,3 +180,47 @@ def test_the_revision_key_follows_every_behaviour_file_and_nothing_else(tmp_path
     (root / "examples/sample-error/nested").mkdir()
     (root / "examples/sample-error/nested/more.log").write_text("x\n")
     assert kb_revision(root) not in (first, second)
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 64, 1 << 20])
+def test_the_verdict_read_in_chunks_is_the_verdict_of_the_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int
+) -> None:
+    """``errkb match`` reads the verdict in chunks; it answers and refuses as the whole blob does.
+
+    Chunks of 1 and 7 bytes put the digest, the header and its end across
+    reads; every damage that ``load_verdict`` refuses is refused here too.
+    """
+    root, index_dir = write_kb(tmp_path / "kb"), tmp_path / "index"
+    (root / "examples/sample-error/stray.log").write_text("not listed\n")  # a problem to carry
+    live = prepare_kb(root, index_dir=index_dir).live
+    assert live is not None
+    path = _snapshots(index_dir)[0]
+    intact = path.read_bytes()
+    monkeypatch.setattr(snapshot_module, "CHUNK", max(chunk, 1))
+    whole = snapshot_module.load_verdict(intact, live.revision)
+    assert whole.problems
+    assert snapshot_module.verdict_from_file(path, live.revision) == whole
+    with pytest.raises(SnapshotError):
+        snapshot_module.verdict_from_file(path, "0" * 64)  # another revision
+    newline = intact.index(b"\n", len(snapshot_module.FORMAT))
+    damaged = {
+        "flip": intact.replace(b"Sample failure", b"Simple failure"),
+        "header": intact.replace(b'"self_tested": true', b'"self_tested": 1234'),
+        "truncate": intact[: len(intact) // 2],
+        "one byte short": intact[:-1],
+        "one byte more": intact + b" ",
+        "empty": b"",
+        "format only": snapshot_module.FORMAT,
+        "no digest": snapshot_module.FORMAT + intact[newline:],
+        "digest only": intact[: newline + 1],
+        "long digest line": intact[:newline] + b"0" + intact[newline:],
+        "other format": b"errkb-kb-snapshot/1\n" + intact[len(snapshot_module.FORMAT) :],
+    }
+    for name, blob in damaged.items():
+        path.write_bytes(blob)
+        with pytest.raises(SnapshotError):
+            snapshot_module.load_verdict(blob, live.revision)
+        with pytest.raises(SnapshotError):
+            snapshot_module.verdict_from_file(path, live.revision)
+        assert snapshot_module.read_verdict(index_dir, live.revision) is None, name

@@ -44,6 +44,7 @@ FORMAT = b"errkb-kb-snapshot/2\n"
 # bump, as in a checkout being edited) must not reuse a stale verdict.
 JUDGES = ("articles", "matching", "service/kb.py", "service/snapshot.py")
 DIST_PREFIX, DIST_SUFFIX = "errkb-", ".dist-info"
+CHUNK = 1 << 20  # what ``verdict_from_file`` reads at a time
 
 
 class SnapshotError(ValueError):
@@ -143,6 +144,35 @@ def load_verdict(blob: bytes, revision: str) -> Verdict:
     return _verdict(header)
 
 
+def verdict_from_file(path: Path, revision: str) -> Verdict:
+    """``load_verdict(path.read_bytes(), revision)``, without holding the snapshot in memory.
+
+    The checksum still covers the whole body, read in chunks of ``CHUNK``
+    bytes into one buffer: at 1,000 articles a 14 MB read paid ~7 ms of page
+    faults for fresh memory on every ``errkb match`` (issue 23). Only the
+    header line is kept. A file that shrinks or grows while it is read fails
+    the checksum, as a short read of the whole did.
+    """
+    digest = hashlib.sha256()
+    buffer = bytearray(CHUNK)
+    view = memoryview(buffer)
+    with open(path, "rb") as handle:
+        first = handle.read(len(FORMAT) + 64 + 1)  # the format, the hex digest, its newline
+        if not first.startswith(FORMAT):
+            raise SnapshotError("not an errkb KB snapshot")
+        head = bytearray()  # the header line, as far as it has been read
+        ended = False
+        while got := handle.readinto(buffer):
+            digest.update(view[:got])
+            if not ended:
+                end = buffer.find(b"\n", 0, got)
+                ended = end >= 0
+                head += view[: end if ended else got]
+    if first[len(FORMAT) :] != digest.hexdigest().encode() + b"\n":
+        raise SnapshotError("checksum mismatch")
+    return _verdict(_header(bytes(head), revision))
+
+
 def load_snapshot(blob: bytes, root: Path, revision: str) -> Snapshot:
     """The snapshot of ``revision`` at ``root`` in ``blob``; ``SnapshotError`` for anything else."""
     from pydantic import ValidationError
@@ -176,15 +206,20 @@ def _checked(blob: bytes, revision: str) -> tuple[dict[str, Any], memoryview]:
         raise SnapshotError("checksum mismatch")
     first_end = _line_end(blob, body_start)
     first, rest = blob[body_start:first_end], view[first_end + 1 :]
+    return _header(first, revision), rest
+
+
+def _header(first: bytes, revision: str) -> dict[str, Any]:
+    """The header line of a snapshot of ``revision`` and this errkb; ``SnapshotError`` otherwise."""
     try:
-        header = json.loads(first)
+        header: dict[str, Any] = json.loads(first)
         if header["revision"] != revision or header["code"] != code_key():
             raise SnapshotError("snapshot of another KB revision or errkb")
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, SnapshotError):
             raise
         raise SnapshotError(f"unreadable snapshot: {type(exc).__name__}") from exc
-    return header, rest
+    return header
 
 
 def _line_end(blob: bytes, start: int) -> int:
@@ -250,10 +285,12 @@ def read_verdict(index_dir: Path, revision: str) -> Verdict | None:
     """The verdict of ``revision``'s snapshot, or None when there is none or it cannot be trusted.
 
     What ``errkb match`` needs: that a full load found this revision clean.
+    The whole snapshot is still checked (``verdict_from_file``), read in
+    chunks rather than whole.
     """
     path = snapshot_path(index_dir, revision)
     try:
-        return load_verdict(path.read_bytes(), revision)
+        return verdict_from_file(path, revision)
     except FileNotFoundError:
         return None
     except (OSError, SnapshotError) as exc:
