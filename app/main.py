@@ -13,6 +13,7 @@ import logging
 import threading
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from fastapi import FastAPI
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -26,12 +27,14 @@ from app.http.ratelimit import RateLimiter, parse_networks
 from app.http.state import Services
 from app.matching.index import SignatureIndex
 from app.matching.pipeline import warm_up
+from app.matching.redact import prefilter_in_use
 from app.service import collector
 from app.service.allocator import tune_malloc
 from app.service.kb import prepare_valid_kb
 from app.service.metrics import Metrics, make_metrics
 from app.service.previews import stored_event_review
 from app.service.recorder import Recorder
+from app.service.redact_prefilter import install_prefilter
 from app.service.reload import KbHolder, Reloader
 from app.service.runner import MatchRunner
 from app.service.storage_budget import StorageBudget
@@ -44,7 +47,9 @@ VERSION = "0.1.0"
 log = logging.getLogger(__name__)
 
 
-def warm_in_background(index: SignatureIndex, samples: Sequence[bytes] = ()) -> threading.Thread:
+def warm_in_background(
+    index: SignatureIndex, samples: Sequence[bytes] = (), index_dir: Path | None = None
+) -> threading.Thread:
     """Compile what the first request would (``warm_up``) once the service is ready.
 
     A KB from its snapshot can answer as soon as its index is loaded; the
@@ -56,9 +61,18 @@ def warm_in_background(index: SignatureIndex, samples: Sequence[bytes] = ()) -> 
     compile is kept once and equal whichever thread made it. A failure here
     costs speed, not answers: it is logged. ``samples`` are real-shaped logs
     (``warm_samples``) whose common RE2 states the first request then finds built.
+    With ``index_dir``, it first builds the redaction prefilter that
+    ``load_prefilter`` found missing or damaged (``app.service.redact_prefilter``),
+    so ASCII text is redacted without the RE2 set; the set is still compiled
+    here, for the rest.
     """
 
     def run() -> None:
+        if index_dir is not None:
+            try:
+                install_prefilter(index_dir)
+            except Exception:
+                log.exception("the redaction prefilter failed; redaction uses the RE2 set")
         try:
             warm_up(index, samples)
         except Exception:
@@ -73,6 +87,25 @@ def warm_in_background(index: SignatureIndex, samples: Sequence[bytes] = ()) -> 
     return thread
 
 
+def load_prefilter(index_dir: Path) -> bool:
+    """Load the saved redaction prefilter before ``/readyz`` (a millisecond), never build it.
+
+    Then the first requests redact ASCII text through it instead of compiling
+    the RE2 set (about 0.1 s of CPU) themselves. False: none usable was saved;
+    the warm-up thread builds one. A failure costs speed, not redaction. A
+    process that redacts through one already (another app of the same code,
+    as in tests) keeps it: the file's key is errkb's code and Hyperscan's
+    version, the same for every app of a process.
+    """
+    if prefilter_in_use():
+        return True
+    try:
+        return install_prefilter(index_dir, build=False)
+    except Exception:
+        log.exception("cannot load the redaction prefilter; redaction uses the RE2 set")
+        return False
+
+
 def _services(settings: Settings, metrics: Metrics) -> Services:
     """Load the KB (refusing a bad one), open the engine, build the runner."""
     check_sqlite_placement(settings.database_url.get_secret_value(), replicas=settings.replicas)
@@ -80,9 +113,12 @@ def _services(settings: Settings, metrics: Metrics) -> Services:
         settings.kb_path, index_dir=settings.index_dir, snapshot=True, warm=False
     )
     kb = KbHolder(live)
+    loaded = load_prefilter(settings.index_dir)
     gc.freeze()  # the KB and index live forever: keep them out of every collection
     collector.resume()  # paused by ``errkb serve`` for its imports and this load
-    warm_in_background(live.index, warm_samples(live.kb))
+    warm_in_background(
+        live.index, warm_samples(live.kb), index_dir=None if loaded else settings.index_dir
+    )
     engine = make_engine(settings.database_url.get_secret_value())
     runner = MatchRunner(
         kb=kb,

@@ -6,8 +6,10 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
+import pytest
 import typer
 from typer.testing import CliRunner
 
@@ -168,3 +170,59 @@ def test_serve_alone_does_not_build_the_other_commands() -> None:
         "print(sorted(n for n in ('app.cli.commands', 'app.verify.cli') if n in sys.modules))\n"
     )
     assert _in_tree(probe)[1].strip().endswith("[]")
+
+
+PLAIN_SERVE = (
+    (),
+    ("--port", "8123"),
+    ("--port=8123",),
+    ("--host", "0.0.0.0", "--port", "9"),
+    ("--workers", "3"),
+    ("--workers=2", "--host=::1"),
+    ("--port", "1", "--port", "2"),
+    ("--host", "", "--workers", "01"),
+)
+LEFT_TO_TYPER = (
+    ("--help",),
+    ("--port", "not-a-port"),
+    ("--port", "+5"),
+    ("--port", "٣"),
+    ("--workers", "0"),
+    ("--bogus",),
+    ("extra",),
+    ("--port",),
+    ("--host", "--port", "1"),
+    ("--", "--port", "1"),
+)
+
+
+def test_a_plain_serve_line_reads_as_typer_reads_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23: ``errkb serve`` parses a plain command line itself, to typer's values."""
+    from app.cli import serving, starting
+    from app.cli.launch import serve_tree
+
+    started: list[tuple[object, ...]] = []
+    monkeypatch.setattr(serving, "start_server", lambda *values: started.append(values))
+    for args in PLAIN_SERVE:
+        serve_tree()(["serve", *args], standalone_mode=False)
+        assert starting.parse_serve(list(args)) == started.pop(), args
+    for args in LEFT_TO_TYPER:
+        assert starting.parse_serve(list(args)) is None, args
+
+
+def test_a_plain_serve_line_builds_no_typer_and_uvicorn_speaks_no_websocket() -> None:
+    probe = (
+        "import json, sys\nimport uvicorn\nfrom app.store import migrate\n"
+        "seen = {}\nuvicorn.run = lambda app, **options: seen.update(options)\n"
+        "migrate.upgrade_if_behind = lambda url: None\n"
+        "from app.cli import main\nsys.argv = ['errkb', 'serve', '--port', '8123']\n"
+        "try:\n    main()\nexcept SystemExit as exc:\n    code = exc.code\n"
+        "print(json.dumps([code, 'typer' in sys.modules, seen['port'], seen['ws']]))\n"
+    )
+    with tempfile.TemporaryDirectory() as scratch:
+        env = {**os.environ, "ERRKB_DATABASE_URL": f"sqlite:///{scratch}/errkb.db"}
+        done = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, env=env,
+            timeout=60, check=True,
+        )  # fmt: skip
+    assert json.loads(done.stdout.splitlines()[-1]) == [0, False, 8123, "none"]

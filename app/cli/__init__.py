@@ -5,7 +5,8 @@ found errors, no article matched); 2 an error (bad usage, unreadable input,
 database down). The command tree is typer's, in ``commands``; the common
 ``errkb match FILE`` call takes a quick path (``quick``) that imports neither
 typer nor pydantic, because a job hook pays its start-up once per log
-(issue 23); ``errkb serve`` builds only its own command (``launch``). Both
+(issue 23); ``errkb serve`` reads a plain command line itself (``starting``) and
+builds only its own typer command (``launch``) for anything else. Both
 start with the cyclic garbage collector paused (``app.service.collector``). This
 package imports nothing heavy itself: ``cli`` (the typer app) is loaded on
 first use.
@@ -31,7 +32,12 @@ def main() -> None:
         if code is not None:
             sys.exit(code)
         collector.resume()
-    if command == ["serve"]:  # a server needs no other command's modules
+    if command == ["serve"]:  # a server needs no other command's modules, nor typer's parse
+        from app.cli.starting import quick_serve
+
+        code = quick_serve(sys.argv[2:])
+        if code is not None:
+            sys.exit(code)
         from app.cli.launch import run_tree, serve_tree
 
         run_tree(serve_tree())

@@ -1,9 +1,9 @@
 """What every ``errkb`` command shares: exit codes, the KB and database options, settings.
 
-``settings_from`` is where every command reads its settings (only ``app.main``
-and ``app.cli`` may, by the layers contract): the command line's options go on
-top of the environment's ``ERRKB_*`` values, and an invalid value is named,
-never echoed (target D7).
+``settings_from`` (``starting``, re-exported here) is where every command
+reads its settings (only ``app.main`` and ``app.cli`` may, by the layers
+contract): the command line's options go on top of the environment's
+``ERRKB_*`` values, and an invalid value is named, never echoed (target D7).
 """
 
 from __future__ import annotations
@@ -12,11 +12,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from pydantic import ValidationError
 
 from app.cli.basics import EXIT_ERROR, EXIT_NEGATIVE, EXIT_OK, read_input
-from app.errors import ConfigError
-from app.settings import Settings
+from app.cli.starting import settings_from
 
 __all__ = [
     "EXIT_ERROR",
@@ -35,24 +33,6 @@ KbOption = Annotated[
 UrlOption = Annotated[
     str | None, typer.Option("--database-url", help="Default: ERRKB_DATABASE_URL.")
 ]
-
-
-def settings_from(**overrides: object) -> Settings:
-    """Settings from the environment, with the command line's options on top."""
-    values = {key: value for key, value in overrides.items() if value is not None}
-    try:
-        return Settings(**values)  # type: ignore[arg-type]
-    except ValidationError as exc:
-        raise ConfigError(f"invalid settings: {_invalid_fields(exc)}") from exc
-
-
-def _invalid_fields(exc: ValidationError) -> str:
-    """``ERRKB_PORT: Input should be ...`` per error: the names, never the values (D7)."""
-    problems = []
-    for error in exc.errors():
-        name = "_".join(str(part) for part in error["loc"]).upper()
-        problems.append(f"ERRKB_{name}: {error['msg']}" if name else error["msg"])
-    return "; ".join(problems)
 
 
 def database_url_from(override: str | None) -> str:

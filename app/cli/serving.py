@@ -13,6 +13,7 @@ import typer
 from errkb_client import DEFAULT_TAIL_BYTES, DEFAULT_URL
 
 from app.cli.common import EXIT_OK, settings_from
+from app.cli.starting import start_server
 
 
 def _shown(value: object) -> str:
@@ -45,37 +46,7 @@ def serve(
     workers: Annotated[int, typer.Option(min=1, help="uvicorn worker processes.")] = 1,
 ) -> None:
     """Migrate the database, load the KB and serve HTTP (what `make run` and the image run)."""
-    import uvicorn
-
-    from app.http.logs import log_config
-    from app.http.protocol import HeaderDeadlineProtocol, raise_descriptor_limit
-    from app.store import migrate
-    from app.store.engine import check_sqlite_placement
-
-    settings = settings_from(host=host, port=port)
-    url = settings.database_url.get_secret_value()
-    check_sqlite_placement(url, replicas=settings.replicas)  # before migrating it (F7)
-    migrate.upgrade_if_behind(url)  # Alembic only when there is something to migrate
-    raise_descriptor_limit()  # idle sockets cost a descriptor each until their deadline (I4)
-    if workers > 1:  # a supervisor: its workers are fresh interpreters, it builds no KB
-        from app.service import collector
-
-        collector.resume()
-    uvicorn.run(
-        "app.main:create_app_from_env",
-        factory=True,
-        host=settings.host,
-        port=settings.port,
-        workers=workers,
-        log_level=settings.log_level,
-        log_config=log_config(settings.log_level),
-        access_log=False,  # errkb logs one JSON line per request, without the query string
-        proxy_headers=False,  # the app decides which proxies to trust (ERRKB_TRUSTED_PROXIES)
-        server_header=False,
-        http=HeaderDeadlineProtocol,  # headers within 10 s, idle time included (I4)
-        timeout_keep_alive=5,
-        env_file=None,
-    )
+    start_server(host, port, workers)  # a plain command line gets here without typer (starting)
 
 
 def report(

@@ -256,6 +256,11 @@ def use_prefilter(blob: bytes | None) -> bool:
     return True
 
 
+def prefilter_in_use() -> bool:
+    """Whether ``use_prefilter`` loaded a database that this process now redacts with."""
+    return _prefilter is not None
+
+
 def compile_rules() -> None:
     """Compile every rule's regex and the RE2 set now: a server's start-up pays it, not requests."""
     engine = _engine()

@@ -37,8 +37,12 @@ def prefilter_path(index_dir: Path) -> Path:
     return index_dir / f"{PREFIX}{key[:32]}{SUFFIX}"
 
 
-def install_prefilter(index_dir: Path) -> bool:
-    """Load (or build and save) the prefilter for this errkb; False: redaction stays with RE2."""
+def install_prefilter(index_dir: Path, *, build: bool = True) -> bool:
+    """Load (or build and save) the prefilter for this errkb; False: redaction stays with RE2.
+
+    ``build=False`` only loads a saved one (a millisecond): the server does
+    that before it is ready and leaves a build (0.5-1 s) to its warm-up thread.
+    """
     if not hyperscan_available():
         return False
     path = prefilter_path(index_dir)
@@ -51,6 +55,8 @@ def install_prefilter(index_dir: Path) -> bool:
         body = None
     if body is not None and use_prefilter(body):
         return True
+    if not build:
+        return False
     reserved = _reserve(path)
     if reserved is None:  # a folder it cannot write: compiling every call would cost more
         return False
