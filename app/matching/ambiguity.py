@@ -32,6 +32,7 @@ LEAD_MARGIN = 0.06  # how far a specialised article with its context leads the g
 # clearly, beyond errkb lint's 0.05 "cannot be told apart"
 HINT_PATTERNS = 3  # context patterns quoted in the line that tells the articles apart
 _ESCAPED = re.compile(r"\\(.)")
+_SYNTAX = re.compile(r"[][(){}|*+?^$.]")  # what is left of a regex once its escapes are gone
 _CONTEXT_KINDS = frozenset(("context", "log-context"))
 
 
@@ -99,9 +100,16 @@ def _best_inside(position: int, found: Sequence[Scored]) -> int | None:
 
 
 def _hint(item: Scored, event: Event, index: SignatureIndex) -> Evidence:
-    """``<article> instead if the log shows deepspeed/runtime/zero/stage3.py, ...``."""
-    sids = index.articles[item.article_id].context_sids[:HINT_PATTERNS]
-    shown = ", ".join(_ESCAPED.sub(r"\1", index.signatures[sid].pattern) for sid in sids)
+    """``<article> instead if the log shows deepspeed/runtime/zero/stage3.py, ...``.
+
+    The context patterns that read as text once unescaped come first (``hf_device_map``,
+    not ``device_map\\s{0,3}=...``, which a reader cannot use), in the article's order.
+    """
+    sids = index.articles[item.article_id].context_sids
+    patterns = [index.signatures[sid].pattern for sid in sids]
+    readable = [p for p in patterns if not _SYNTAX.search(_ESCAPED.sub("", p))]
+    chosen = (readable + [p for p in patterns if p not in readable])[:HINT_PATTERNS]
+    shown = ", ".join(_ESCAPED.sub(r"\1", pattern) for pattern in chosen)
     line = event.error_line_start
     text = f"{item.article_id} instead if the log shows {shown}"
     return Evidence("note", item.article_id, line, line, text)

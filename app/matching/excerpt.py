@@ -42,6 +42,7 @@ MARKERS: tuple[bytes, ...] = (
     b"out of memory",
     b"ChildFailedError",
     b"Segmentation fault",
+    b"]: segfault at ",  # the kernel's line for a process killed by SIGSEGV (dmesg)
     b"Bus error",
     b"SIGABRT",
     b"SIGSEGV",

@@ -614,8 +614,9 @@ def lone_lines(reading: Reading) -> tuple[list[Event], list[list[Scored]]]:
     (frames say where the line was raised, and none of the article's context
     was among them). A level before the hit vetoes, as for a report line;
     excludes anywhere in the paste veto; the context that the article
-    requires is what a lone line lacks, so it is not asked for. Low, with a
-    note.
+    requires is what a lone line lacks, so it is not asked for. A warning
+    answers only as the paste's last words (``_went_on``): a run that printed
+    it and went on is not asking about it. Low, with a note.
     """
     index = reading.index
     if any(event.frames for event in reading.events):
@@ -633,12 +634,35 @@ def lone_lines(reading: Reading) -> tuple[list[Event], list[list[Scored]]]:
         hit = _report_spans(content, sids, index.first_span)
         if not hit or len(events) >= MAX_FALLBACK_EVENTS:
             continue
+        if WARNING_CLASS.search(content) and _went_on(reading.lines, row):
+            continue
         event = _event(reading, row, content, ALONE)
         found = _per_article(event, hit, index, (reading.hits, paste), hint)
         if found:
             events.append(event)
             scored.append(cap(found, ALONE_CAP, ALONE, event.error_line_start))
     return events, scored
+
+
+MAX_AFTER_WARNING = 1  # lines after a lone warning that are not its own: a ``False``, a prompt
+WARNING_CLASS = re.compile(r"(?:^|[\s:])[A-Z]\w{0,40}Warning: ")
+"""A Python warning's category before its message: ``.../cuda/__init__.py:129: UserWarning: ``."""
+
+
+def _went_on(lines: Sequence[str], row: int) -> bool:
+    """Whether the paste shows the run going on after the warning at ``row``.
+
+    Shape "a warning alone": torch.cuda's ``UserWarning: CUDA initialization:
+    ... Error 803: ...`` pasted with what followed it. The warnings module
+    prints the warning's source line indented after it (``  return
+    torch._C._cuda_getDeviceCount() > 0``, ``  warnings.warn(``), and a
+    check prints one line (``False`` from ``torch.cuda.is_available()``);
+    more lines than that are the run's own output: it went on (training on
+    the CPU, steps and losses), and whatever the paste asks, the warning did
+    not end it.
+    """
+    after = [line for line in lines[row + 1 :] if line.strip() and not line[:1].isspace()]
+    return len(after) > MAX_AFTER_WARNING
 
 
 def _report_spans(

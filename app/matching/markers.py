@@ -32,6 +32,7 @@ _SIGNAL_NAMES = {
     "Floating point exception": "SIGFPE",
     "Illegal instruction": "SIGILL",
     "Killed": "SIGKILL",
+    "Segfault": "SIGSEGV",  # the kernel's word, capitalised by ``_signal_name``
 }
 
 
@@ -165,6 +166,14 @@ _SIGNAL_LINES: tuple[tuple[str, str], ...] = (
     ("bus error encountered", r"Unexpected (?P<name>bus error) encountered in worker"),
     ("received at time=", r"\*\*\* (?P<sig>SIG\w+) received at time="),
     ("death signal", r"Received (?P<num>\d+) death signal"),
+    # the kernel's log (dmesg, journalctl -k) of a process that died of SIGSEGV:
+    # ``python[3494041]: segfault at 34 ip 00007f.. sp 00007f.. error 4 in libX.so[...]``
+    # (arch/x86/mm/fault.c show_signal_msg); its other fault lines (``traps: ... general
+    # protection fault``, ``trap invalid opcode``) say another kind of death and are not read
+    (
+        "]: segfault at ",
+        r"\[(?P<pid>\d+)\]: (?P<name>segfault) at [0-9a-f]+ ip [0-9a-f]+ sp [0-9a-f]+ error \d+",
+    ),
     (
         "",
         r"(?:^|\s)(?P<name>Segmentation fault|Bus error|Aborted|Floating point exception"
@@ -276,6 +285,7 @@ LINE_RULES: tuple[LineRule, ...] = (
                 "Aborted",
                 "Floating point",
                 "Illegal instruction",
+                "]: segfault at ",
             ),
         ),
         _signal,
