@@ -649,6 +649,10 @@ WARNING_CLASS = re.compile(r"(?:^|[\s:])[A-Z]\w{0,40}Warning: ")
 """A Python warning's category before its message: ``.../cuda/__init__.py:129: UserWarning: ``."""
 
 
+BLOCK_END = re.compile(r"[ \t]{0,8}(?:```|~~~|</details>|</pre>|</code>)")
+"""The end of the block a log was pasted in: what follows is the writer's prose, not output."""
+
+
 def _went_on(lines: Sequence[str], row: int) -> bool:
     """Whether the paste shows the run going on after the warning at ``row``.
 
@@ -659,10 +663,20 @@ def _went_on(lines: Sequence[str], row: int) -> bool:
     check prints one line (``False`` from ``torch.cuda.is_available()``);
     more lines than that are the run's own output: it went on (training on
     the CPU, steps and losses), and whatever the paste asks, the warning did
-    not end it.
+    not end it. Lines are read without their launcher prefixes (a Ray
+    worker's, docker compose's, a blockquote's), and only up to the end of the
+    fence or ``<details>`` block the log was pasted in: prose after it is the
+    writer's question, not the run's output.
     """
-    after = [line for line in lines[row + 1 :] if line.strip() and not line[:1].isspace()]
-    return len(after) > MAX_AFTER_WARNING
+    parse = PrefixParser()
+    after = 0
+    for line in lines[row + 1 :]:
+        if BLOCK_END.match(line):
+            break
+        content = parse(line).content
+        if content.strip() and not content[:1].isspace():
+            after += 1
+    return after > MAX_AFTER_WARNING
 
 
 def _report_spans(

@@ -101,6 +101,13 @@ def test_a_wording_of_the_family_finds_its_article(
         ("bench.lora_finetune_distributed FAILED", "childfailed"),
         ("\n  llamafactory.launcher FAILED\n", "childfailed"),
         ("=" * 60 + "\nrecipes.full_finetune_distributed FAILED\n" + "-" * 60, "childfailed"),
+        # the same title after a launcher's or a quote's prefix
+        (
+            "(RayTrainWorker pid=1234, ip=10.0.0.5) bench.lora_finetune_distributed FAILED",
+            "childfailed",
+        ),
+        ("trainer-1  | bench.lora_finetune_distributed FAILED", "childfailed"),
+        ("> bench.lora_finetune_distributed FAILED", "childfailed"),
         # Windows' access violation (0xC0000005) in a launcher's tail, and an IDE's exit line
         ("returned non-zero exit status 3221225477", "segfault-training"),
         ("returned non-zero exit status 3221225477.", "segfault-training"),
@@ -126,6 +133,12 @@ def test_a_line_that_only_reports_the_failure_is_a_low_answer(
         WARNING_803.split(": ", 1)[1].split("\n")[0],
         # torch.cuda.is_available() in a REPL: the warning, its source line, False
         ">>> torch.cuda.is_available()\n" + WARNING_803 + "\nFalse",
+        # in a fence, the writer's question after it; under a Ray worker's prefix
+        "I get this on my server:\n```\n" + WARNING_803 + "\nFalse\n```\nAny idea what is wrong?",
+        "<details><summary>log</summary>\n\n" + WARNING_803 + "\n</details>\nthanks for any help",
+        "\n".join(
+            "(RayTrainWorker pid=77, ip=10.0.0.5) " + line for line in WARNING_803.split("\n")
+        ),
     ],
 )
 def test_the_driver_warning_alone_is_a_low_answer(paste: str, repository_kb: LiveKb) -> None:
@@ -171,6 +184,13 @@ def test_the_driver_warning_alone_is_a_low_answer(paste: str, repository_kb: Liv
         ),
         # a run that printed the warning and went on, on the CPU
         (WARNING_803 + "\ndevice: cpu\n" + TRAINING, "cuda-driver-insufficient"),
+        # the run went on inside the fence; the question after it does not undo that
+        (
+            "```\n" + WARNING_803 + "\ndevice: cpu\n" + TRAINING + "```\nwhy so slow?",
+            "cuda-driver-insufficient",
+        ),
+        # a Gradle test name with a dotted class after a prefix is not a torchrun title
+        ("trainer-1  | com.example.LossTest > computesLoss FAILED", "childfailed"),
         # the warning logged again by someone else; a CPU-only machine's own warning
         ("WARNING: " + WARNING_803.split(": ", 1)[1], "cuda-driver-insufficient"),
         (
