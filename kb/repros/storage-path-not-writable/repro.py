@@ -60,7 +60,9 @@ def run_as_other_user(output_dir: str) -> int:
 
 
 def main() -> int:
-    with tempfile.TemporaryDirectory() as tmp:
+    # /tmp (mode 1777) can be entered by every user; a private TMPDIR (0700) could not
+    base = "/tmp" if os.path.isdir("/tmp") and os.stat("/tmp").st_mode & 0o1777 == 0o1777 else None
+    with tempfile.TemporaryDirectory(dir=base) as tmp:
         os.chmod(tmp, 0o755)  # a shared base folder (like /data or /workspace) everyone can enter
         output_dir = os.path.join(tmp, "saves", "qwen2-lora-sft")
         os.makedirs(output_dir, mode=0o755)
