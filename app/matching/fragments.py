@@ -60,7 +60,7 @@ from app.matching import rx
 from app.matching.ambiguity import general_first
 from app.matching.events_model import Event, EventKind
 from app.matching.index import SignatureIndex
-from app.matching.inline import LOGGED_FAILURES, logged_failure, survived
+from app.matching.inline import LOGGED_FAILURES, as_raised, logged_failure, survived
 from app.matching.literals import WORD
 from app.matching.prefixes import PrefixParser
 from app.matching.rank import ERROR_WEIGHT, Scored, context_credit
@@ -630,7 +630,9 @@ def lone_lines(reading: Reading) -> tuple[list[Event], list[list[Scored]]]:
     paste = "\n".join(reading.lines)
     hint = "this line alone names this failure"
     for row, line in enumerate(reading.lines):
-        content = parse(line).content.strip()
+        content = parse(line).content
+        # ``raise KeyError("'qwen3'")`` as printed; an indented one is a frame's source line
+        content = as_raised(content.rstrip()) or content.strip()
         hit = _report_spans(content, sids, index.first_span)
         if not hit or len(events) >= MAX_FALLBACK_EVENTS:
             continue

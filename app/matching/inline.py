@@ -48,6 +48,11 @@ OPENERS: tuple[tuple[str, str], ...] = (
 # IPython's source listing around a frame ("----> 5 raise ValueError(...)", "   4 x = 1"):
 # code that raises, not the error it printed.
 _SOURCE_LISTING = re.compile(r"\s{0,12}(?:-{0,8}> {0,2})?\d{1,7} ")
+# The constructor-call shape (issue 18, shape 1): a line that is nothing but ``raise
+# ValueError("...")`` or ``ValueError('...')``, unindented (a traceback's source line is
+# indented and belongs to its frame). Its quotes delimit the message exactly, so it may be
+# compared by similarity alone like an error line printed as such (rank.py).
+_WHOLE_CALL = re.compile(r"(?:raise )?(?:[A-Za-z_][A-Za-z0-9_]{0,60}\.){0,8}\w{1,80}\(.{0,4000}\)")
 # A logger's level before the name: the exception was reported and survived.
 _SURVIVED = ("INFO", "WARNING", "WARN", "DEBUG", "Warning:", "warning:", "UserWarning")
 
@@ -58,6 +63,7 @@ class Quoted(NamedTuple):
     name: str
     message: str
     closed: bool  # the quotation ended on this line: no continuation lines belong to it
+    whole: bool = False  # the line is only the call ``raise X("msg")``: the message is exact
 
 
 def find_quoted(text: str) -> Quoted | None:
@@ -73,9 +79,22 @@ def find_quoted(text: str) -> Quoted | None:
         return None
     rest = text[offset + len(found[""]) - start :]
     if "call" in found:
-        return _constructor(name, found["call"], rest)
+        return _constructor(name, found["call"], rest, _WHOLE_CALL.fullmatch(text) is not None)
     opener = before[-1:] if before else text[offset - 1 : offset]
     return _closed(name, opener, rest)
+
+
+def as_raised(line: str) -> str | None:
+    """``raise KeyError("'qwen3'")`` as Python prints it (``KeyError: 'qwen3'``), or None.
+
+    Shape "constructor call" (issue 18, shape 1): only a line that is nothing
+    but the call (``_WHOLE_CALL``), so the lone-line rule (fragments.py) reads
+    the exact message the call spells.
+    """
+    quoted = find_quoted(line)
+    if quoted is None or not quoted.whole:
+        return None
+    return f"{quoted.name}: {quoted.message}"
 
 
 def survived(before: str) -> bool:
@@ -83,7 +102,7 @@ def survived(before: str) -> bool:
     return any(level in before for level in _SURVIVED)
 
 
-def _constructor(name: str, quote: str, rest: str) -> Quoted | None:
+def _constructor(name: str, quote: str, rest: str, whole: bool) -> Quoted | None:
     """``ValueError("msg")``: the message ends at the matching quote before ``)``."""
     closer = "”" if quote == "“" else quote
     end = rest.rfind(closer + ")")
@@ -91,7 +110,7 @@ def _constructor(name: str, quote: str, rest: str) -> Quoted | None:
         end = rest.rfind(closer)
     if end < 0:
         return None
-    return Quoted(name, rest[:end].strip(), True)
+    return Quoted(name, rest[:end].strip(), True, whole and rest[end:].strip() == closer + ")")
 
 
 def _closed(name: str, opener: str, rest: str) -> Quoted | None:

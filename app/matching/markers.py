@@ -73,7 +73,7 @@ def _quoted(view: View, index: int, text: str) -> Found | None:
     else:
         lines, last, _cut = read_message(view, index, quoted.message)
     draft = Draft(EventKind.ERROR_LINE, quoted.name, "\n".join(lines), index, last, index, last)
-    draft.quoted = True
+    draft.quoted = not quoted.whole  # a whole-line constructor call delimits its message
     draft.printed = "\n".join([f"{quoted.name}: {lines[0]}", *lines[1:]])
     draft.notes.append("the error line was quoted inside other text")
     return [[draft]], last
