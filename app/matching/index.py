@@ -19,6 +19,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, cast, overload
 
 import re2
+from re2 import _re2
 
 from app.articles.patterns import re2_options
 from app.matching.literals import vocabulary, within_reach
@@ -39,6 +40,9 @@ from app.matching.scanners import (
     shard_key,
     try_load,
 )
+
+_UNANCHORED = _re2.RE2.Anchor.UNANCHORED
+_bytes_to_chars = _re2.BytesToCharLen  # (data, start, end): characters in data[start:end]
 
 if TYPE_CHECKING:  # the pydantic model: building an index needs it, loading one does not
     from app.articles.model import Article
@@ -173,9 +177,33 @@ class SignatureIndex:
         return [match.span() for match in self._program(sid).finditer(text)]
 
     def first_span(self, sid: int, text: str) -> tuple[int, int] | None:
-        """The first span only: what evidence needs, without walking every match."""
-        match = self._program(sid).search(text)
-        return None if match is None else match.span()
+        """The first span only: what evidence needs, without walking every match.
+
+        The same answer as ``search(text).span()``, without the binding's
+        per-call cost on a ``str`` (a generator, the UTF-8 encoding of the
+        whole text, offset tables, a match object): ranking asks about
+        the same event text for dozens of patterns, so its encoding is kept
+        for the next call, and offsets are converted only for a hit that is
+        not ASCII.
+        """
+        last = self._encoded[0]
+        if last[0] is text:
+            encoded = last[1]
+        else:
+            encoded = text.encode("utf-8")  # strict, as the binding encodes
+            self._encoded[0] = (text, encoded)
+        span = self._program(sid)._regexp.Match(_UNANCHORED, encoded, 0, len(encoded))[0]
+        if span[0] < 0:
+            return None
+        if len(encoded) == len(text):
+            return span[0], span[1]
+        start = _bytes_to_chars(encoded, 0, span[0])
+        return start, start + _bytes_to_chars(encoded, span[0], span[1])
+
+    @cached_property
+    def _encoded(self) -> list[tuple[str, bytes]]:
+        """The last text ``first_span`` was asked about, with its UTF-8 (one slot)."""
+        return [("", b"")]
 
     def _program(self, sid: int) -> Any:
         program = self._programs.get(sid)
