@@ -34,6 +34,14 @@ def save_checkpoint(output_dir: str, step: int) -> None:
     print("saved", ckpt_dir, flush=True)
 
 
+def load_lazy_imports() -> None:
+    """Save once to a file while still root: torch imports parts of its serializer on
+    first use, and the unprivileged child may not be able to read the environment's
+    folder (a virtual environment under a private 0700 temporary folder)."""
+    with tempfile.TemporaryDirectory() as own:
+        torch.save(nn.Linear(16, 4).state_dict(), os.path.join(own, "warm.bin"))
+
+
 def run_as_other_user(output_dir: str) -> int:
     if os.geteuid() != 0:
         os.chmod(output_dir, 0o555)  # BUG: the run cannot write into its output folder
@@ -42,6 +50,7 @@ def run_as_other_user(output_dir: str) -> int:
         finally:
             os.chmod(output_dir, 0o755)
         return 0
+    load_lazy_imports()
     pid = os.fork()
     if pid == 0:
         try:
